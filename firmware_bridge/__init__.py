@@ -1,0 +1,1 @@
+"""The LED stone counter: serial protocol, host client, emulator and the Arduino firmware."""

@@ -1,0 +1,1 @@
+"""The ``fudaba`` command: wires the scorer, vision, web and device parts together."""

@@ -1,0 +1,250 @@
+"""Cards and decks, loaded from the canonical card tables shipped as package data.
+
+Card ids are the ``id`` column of ``scorer/data/hanafuda.csv`` (48 cards, ``01-crane`` …
+``12-plain-3``) and ``scorer/data/playing.csv`` (``AS`` … ``KC``, ``JOKER-BLACK``, ``JOKER-RED``,
+``BACK``), copies of ``shared/assets/cards`` (rules/README.md "Cards"). Two extra hanafuda ids exist
+without art: ``00-blank`` (the white spare card) and ``back`` (a face-down hanafuda card).
+
+A deck is a multiset of ids (:class:`DeckSpec`): two decks at once never rename copies, the same
+id simply occurs twice. Months are the Japanese order (1 Pine … 11 Willow, 12 Paulownia);
+:func:`month_in_order` gives the Korean order, which swaps 11 and 12 (reference.md §1.3).
+Hachi-hachi values (reference.md §1.1): bright 20, animal 10, ribbon 5, plain 1; the 48 total 264.
+"""
+
+from __future__ import annotations
+
+import csv
+import difflib
+from collections import Counter
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+
+HANAFUDA = "hanafuda"
+PLAYING = "playing"
+
+BLANK = "00-blank"
+HANAFUDA_BACK = "back"
+
+JAPANESE = "japanese"
+KOREAN = "korean"
+MONTH_ORDERS = (JAPANESE, KOREAN)
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """One card face, as printed."""
+
+    id: str
+    """Canonical id, e.g. ``08-moon`` or ``QH``."""
+    deck: str
+    """``hanafuda`` or ``playing``."""
+    kind: str
+    """Hanafuda: ``bright``, ``animal``, ``ribbon``, ``plain``, ``blank`` or ``back``;
+    playing cards: ``rank``, ``joker`` or ``back``."""
+    month: int = 0
+    """Hanafuda month 1-12 in Japanese order; 0 for the blank, backs and playing cards."""
+    rank: str = ""
+    """Playing cards: ``A``, ``2`` … ``10``, ``J``, ``Q``, ``K``; empty otherwise."""
+    suit: str = ""
+    """Playing cards: ``spades``, ``hearts``, ``diamonds``, ``clubs`` (jokers: ``black``/``red``)."""
+    points: int = 0
+    """Hanafuda: Hachi-hachi points (20/10/5/1). Playing cards: rank value A=1 … K=13."""
+    ribbon: str = ""
+    """Hanafuda ribbons: ``red_poetry``, ``red_plain`` or ``blue``; empty otherwise."""
+    name_en: str = ""
+    """English name of the card."""
+    name_ja: str = ""
+    """Japanese name of the card (hanafuda only)."""
+
+    @property
+    def is_face(self) -> bool:
+        """True for a card that shows an identity (not a back)."""
+        return self.kind not in ("back",)
+
+
+def _rows(name: str) -> list[dict[str, str]]:
+    text = resources.files("scorer").joinpath("data", name).read_text(encoding="utf-8")
+    return list(csv.DictReader(text.splitlines()))
+
+
+@cache
+def _hanafuda_cards() -> dict[str, Card]:
+    cards: dict[str, Card] = {}
+    for row in _rows("hanafuda.csv"):
+        cards[row["id"]] = Card(
+            id=row["id"],
+            deck=HANAFUDA,
+            kind=row["kind"],
+            month=int(row["month"]),
+            points=int(row["points"]),
+            ribbon=row["ribbon"],
+            name_en=row["name_en"],
+            name_ja=row["name_ja"],
+        )
+    cards[BLANK] = Card(BLANK, HANAFUDA, "blank", name_en="Blank spare card", name_ja="白札")
+    cards[HANAFUDA_BACK] = Card(HANAFUDA_BACK, HANAFUDA, "back", name_en="Card back (face down)")
+    return cards
+
+
+@cache
+def _playing_cards() -> dict[str, Card]:
+    cards: dict[str, Card] = {}
+    for row in _rows("playing.csv"):
+        rank = row["rank"]
+        kind = "joker" if rank == "joker" else "back" if rank == "back" else "rank"
+        name = {"joker": f"{row['suit'].capitalize()} joker", "back": "Card back (face down)"}.get(
+            kind, f"{rank} of {row['suit']}"
+        )
+        cards[row["id"]] = Card(
+            id=row["id"],
+            deck=PLAYING,
+            kind=kind,
+            rank=rank if kind == "rank" else "",
+            suit=row["suit"],
+            points=int(row["value"]) if row["value"] else 0,
+            name_en=name,
+        )
+    return cards
+
+
+def all_cards(deck: str) -> dict[str, Card]:
+    """Every card id of a deck family (``hanafuda`` or ``playing``), extras included."""
+    if deck == HANAFUDA:
+        return _hanafuda_cards()
+    if deck == PLAYING:
+        return _playing_cards()
+    raise ValueError(f"unknown deck family {deck!r}; expected 'hanafuda' or 'playing'")
+
+
+def hanafuda_ids() -> tuple[str, ...]:
+    """The 48 standard hanafuda ids in table order."""
+    return tuple(c.id for c in _hanafuda_cards().values() if 1 <= c.month <= 12)
+
+
+def playing_ids(*, kings: bool = True, jokers: bool = False) -> tuple[str, ...]:
+    """The 52 playing-card ids in table order, optionally without kings or with the two jokers."""
+    out = []
+    for c in _playing_cards().values():
+        if c.kind == "rank" and (kings or c.rank != "K"):
+            out.append(c.id)
+        elif c.kind == "joker" and jokers:
+            out.append(c.id)
+    return tuple(out)
+
+
+def suggest(card_id: str, candidates: tuple[str, ...] | list[str], n: int = 3) -> tuple[str, ...]:
+    """The valid ids nearest to a mistyped one (case-insensitive, then by similarity)."""
+    lowered = {c.lower(): c for c in candidates}
+    if card_id.lower() in lowered:
+        return (lowered[card_id.lower()],)
+    near = difflib.get_close_matches(card_id.lower(), list(lowered), n=n, cutoff=0.4)
+    if not near:
+        prefix = card_id.lower()[:2]
+        near = [c for c in lowered if c.startswith(prefix)][:n]
+    return tuple(lowered[c] for c in near)
+
+
+def card(card_id: str, deck: str | None = None) -> Card:
+    """Look up a card by id; ``deck`` restricts to one family.
+
+    Raises :class:`~scorer.errors.UnknownCardError` with the nearest valid ids.
+    """
+    from scorer.errors import UnknownCardError
+
+    families = (deck,) if deck else (HANAFUDA, PLAYING)
+    for fam in families:
+        table = all_cards(fam)
+        if card_id in table:
+            return table[card_id]
+    pool: list[str] = []
+    for fam in families:
+        pool.extend(all_cards(fam))
+    raise UnknownCardError(card_id, suggest(card_id, pool), deck or "")
+
+
+def month_in_order(month: int, order: str = JAPANESE) -> int:
+    """A Japanese-order month renumbered in ``order``: Korean swaps 11 (Willow) and 12 (Paulownia)."""
+    if order == JAPANESE:
+        return month
+    if order == KOREAN:
+        return {11: 12, 12: 11}.get(month, month)
+    raise ValueError(f"unknown month order {order!r}; expected one of {MONTH_ORDERS}")
+
+
+@dataclass(frozen=True, slots=True)
+class DeckSpec:
+    """A named deck: the multiset of card ids in play."""
+
+    name: str
+    """Registry name, e.g. ``hanafuda`` or ``playing-2x``."""
+    family: str
+    """``hanafuda`` or ``playing``."""
+    cards: tuple[str, ...]
+    """Every physical card, copies repeated, in table order."""
+    description: str
+    """One line for people."""
+
+    @property
+    def counts(self) -> Counter[str]:
+        """The deck as a multiset."""
+        return Counter(self.cards)
+
+    def __len__(self) -> int:
+        return len(self.cards)
+
+    def validate(self, card_id: str) -> str:
+        """Return ``card_id`` if it belongs to this deck; else raise ``UnknownCardError``."""
+        if card_id in self.counts_set:
+            return card_id
+        from scorer.errors import UnknownCardError
+
+        raise UnknownCardError(card_id, suggest(card_id, sorted(self.counts_set)), self.name)
+
+    @property
+    def counts_set(self) -> frozenset[str]:
+        """The distinct ids of this deck."""
+        return _distinct(self.cards)
+
+
+@cache
+def _distinct(cards: tuple[str, ...]) -> frozenset[str]:
+    return frozenset(cards)
+
+
+@cache
+def decks() -> dict[str, DeckSpec]:
+    """Every deck fudaba knows, by name."""
+    hana = hanafuda_ids()
+    pc52 = playing_ids()
+    pc_no_kings = playing_ids(kings=False)
+    specs = [
+        DeckSpec("hanafuda", HANAFUDA, hana, "48 hanafuda cards"),
+        DeckSpec("hanafuda+blank", HANAFUDA, hana + (BLANK,), "48 hanafuda cards and the blank"),
+        DeckSpec(
+            "hanafuda+3blank",
+            HANAFUDA,
+            hana + (BLANK,) * 3,
+            "48 hanafuda cards and three blank cards used as jokers",
+        ),
+        DeckSpec("hanafuda-2x", HANAFUDA, hana + hana, "two hanafuda sets (96 cards)"),
+        DeckSpec("playing", PLAYING, pc52, "52 playing cards"),
+        DeckSpec(
+            "playing+jokers", PLAYING, pc52 + ("JOKER-BLACK", "JOKER-RED"), "52 cards and 2 jokers"
+        ),
+        DeckSpec(
+            "playing-2x",
+            PLAYING,
+            pc_no_kings + pc_no_kings,
+            "two 52-card decks without kings: 8 cards of each value 1-12 (96 cards)",
+        ),
+    ]
+    return {s.name: s for s in specs}
+
+
+def deck(name: str) -> DeckSpec:
+    """A deck by name; a clear error lists the known names."""
+    known = decks()
+    if name not in known:
+        raise ValueError(f"unknown deck {name!r}; known decks: {', '.join(known)}")
+    return known[name]

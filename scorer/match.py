@@ -1,0 +1,192 @@
+"""The engine contract shared by the three games: a match is a stack of immutable states.
+
+A :class:`Match` holds the current state, the events that led to it and the states before each
+event. ``apply(event)`` checks the event against the rules and pushes the new state; an illegal or
+malformed event raises :class:`~scorer.errors.IllegalEventError` (naming the rule) and changes
+nothing. ``undo()`` pops exactly one event. ``legal_events()`` lists what may happen next where the
+state is known enough to enumerate (it raises :class:`NotEnumerableError` at a deal, where the
+possibilities are too many); ``random_event(rng)`` draws one legal event, chance included, for
+simulations and property tests.
+
+Games implement ``_initial_state`` and ``_step`` (a pure function: state, event → new state) and
+keep in their state value a ``results`` tuple of :class:`RoundResult` and an ``over`` flag.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from scorer.errors import IllegalEventError, ScorerError
+from scorer.events import Event, EventRegistry
+
+
+class NotEnumerableError(ScorerError):
+    """``legal_events()`` was asked where the possibilities cannot be listed (e.g. a deal)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """A person at the table."""
+
+    seat: int
+    """Seat number, from 1, in turn order."""
+    name: str
+    """Display name."""
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"seat": n, "name": "..."}``."""
+        return {"seat": self.seat, "name": self.name}
+
+
+@dataclass(frozen=True, slots=True)
+class RoundResult:
+    """The settlement of one round: what each seat gained or lost, and why."""
+
+    number: int
+    """Round number, from 1."""
+    dealer: int
+    """Seat that dealt the round."""
+    winner: int | None
+    """Seat that won the round (deals next where the rules say so); None when nobody won."""
+    changes: tuple[int, ...]
+    """Change of each seat's score this round, index = seat − 1, in the game's unit."""
+    totals: tuple[int, ...]
+    """Running totals after this round, index = seat − 1."""
+    lines: tuple[str, ...] = ()
+    """Human-readable explanation of every payment, in order."""
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain JSON form."""
+        return {
+            "round": self.number,
+            "dealer": self.dealer,
+            "winner": self.winner,
+            "changes": list(self.changes),
+            "totals": list(self.totals),
+            "lines": list(self.lines),
+        }
+
+
+class Match(ABC):
+    """A whole match of one game: rounds, dealer rotation, running totals, match end."""
+
+    GAME: ClassVar[str] = ""
+    """Game name, e.g. ``hachi-hachi``."""
+    UNIT: ClassVar[str] = "points"
+    """Unit of ``RoundResult.changes`` and ``totals``."""
+    LOWER_IS_BETTER: ClassVar[bool] = False
+    """True when the lowest total wins (Bagaji)."""
+    EVENTS: ClassVar[EventRegistry]
+    """The game's event types."""
+
+    def __init__(self, players: Sequence[Player | str], options: Any, deck: str | None = None) -> None:
+        self.players: tuple[Player, ...] = tuple(
+            p if isinstance(p, Player) else Player(i + 1, str(p)) for i, p in enumerate(players)
+        )
+        for i, p in enumerate(self.players):
+            if p.seat != i + 1:
+                raise ValueError(f"seats must be numbered 1..{len(self.players)} in order")
+        self.options = options
+        self.deck = deck or self.default_deck(options, len(self.players))
+        self._check_setup()
+        self._state: Any = self._initial_state()
+        self._stack: list[Any] = []
+        self._events: list[Event] = []
+
+    # ------------------------------------------------------------------ contract for games
+    @classmethod
+    @abstractmethod
+    def default_deck(cls, options: Any, n_players: int) -> str:
+        """The deck name this game uses for these options and player count."""
+
+    def _check_setup(self) -> None:  # noqa: B027 - optional hook
+        """Raise ``ValueError`` when the players, options or deck cannot make a match."""
+
+    @abstractmethod
+    def _initial_state(self) -> Any:
+        """The state before the first deal."""
+
+    @abstractmethod
+    def _step(self, state: Any, event: Event) -> Any:
+        """The state after ``event``; raise ``IllegalEventError`` (and change nothing) if illegal."""
+
+    @abstractmethod
+    def legal_events(self) -> list[Event]:
+        """Every legal next event; ``NotEnumerableError`` where they cannot be listed."""
+
+    @abstractmethod
+    def random_event(self, rng: random.Random) -> Event:
+        """One legal next event drawn at random, chance (deals, draws) included."""
+
+    def to_play(self) -> int | None:
+        """The seat expected to act next, when one is; games override."""
+        return None
+
+    # ------------------------------------------------------------------ common verbs
+    @property
+    def state(self) -> Any:
+        """The current immutable state."""
+        return self._state
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        """Events applied so far (after undos), in order."""
+        return tuple(self._events)
+
+    def apply(self, event: Event) -> None:
+        """Apply ``event``; raise ``IllegalEventError`` (state unchanged) when the rules forbid it."""
+        if not isinstance(event, Event) or type(event).TYPE not in self.EVENTS.types():
+            raise IllegalEventError(
+                "event-type", f"{getattr(event, 'TYPE', type(event).__name__)!r} is not a {self.GAME} event"
+            )
+        if self._state.over:
+            raise IllegalEventError("match-over", "the match is over; no further events are accepted")
+        new = self._step(self._state, event)
+        self._stack.append(self._state)
+        self._events.append(event)
+        self._state = new
+
+    def check(self, event: Event) -> IllegalEventError | None:
+        """The reason ``event`` would be refused now, or None when it is legal."""
+        try:
+            if self._state.over:
+                raise IllegalEventError("match-over", "the match is over")
+            self._step(self._state, event)
+        except IllegalEventError as exc:
+            return exc
+        return None
+
+    def undo(self) -> Event:
+        """Take back the last event exactly; return it."""
+        if not self._stack:
+            raise IllegalEventError("nothing-to-undo", "there is no event to undo")
+        self._state = self._stack.pop()
+        return self._events.pop()
+
+    # ------------------------------------------------------------------ results
+    @property
+    def results(self) -> tuple[RoundResult, ...]:
+        """Settlements of the finished rounds."""
+        return self._state.results
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        """Running totals, index = seat − 1."""
+        if self._state.results:
+            return self._state.results[-1].totals
+        return (0,) * len(self.players)
+
+    @property
+    def is_over(self) -> bool:
+        """True once the match has ended."""
+        return bool(self._state.over)
+
+    def leaders(self) -> tuple[int, ...]:
+        """Seats with the best total (lowest where ``LOWER_IS_BETTER``); ties share."""
+        totals = self.totals
+        best = min(totals) if self.LOWER_IS_BETTER else max(totals)
+        return tuple(i + 1 for i, t in enumerate(totals) if t == best)

@@ -1,0 +1,1 @@
+"""Camera side of fudaba: capture, calibration, detection, stabilisation and the synthetic renderer."""
