@@ -122,6 +122,12 @@ def hanafuda_ids() -> tuple[str, ...]:
     return tuple(c.id for c in _hanafuda_cards().values() if 1 <= c.month <= 12)
 
 
+@cache
+def hanafuda_month(month: int) -> tuple[str, ...]:
+    """The four ids of a hanafuda month (Japanese order)."""
+    return tuple(c.id for c in _hanafuda_cards().values() if c.month == month)
+
+
 def playing_ids(*, kings: bool = True, jokers: bool = False) -> tuple[str, ...]:
     """The 52 playing-card ids in table order, optionally without kings or with the two jokers."""
     out = []

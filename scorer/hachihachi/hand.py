@@ -1,0 +1,89 @@
+"""``fudaba hand hachi-hachi``: the teyaku of a dealt hand and the dekiyaku of a set of cards.
+
+Seven cards are read as a dealt hand (best of group A plus best of group B, reference.md §2.5);
+any number of cards is also read as captures for dekiyaku (§2.7).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from scorer.cards import deck
+from scorer.errors import ScorerError
+from scorer.hachihachi import dekiyaku as dk
+from scorer.hachihachi import teyaku as ty
+from scorer.hachihachi.options import Options
+
+
+@dataclass(frozen=True)
+class HandReport:
+    """Teyaku and dekiyaku of some hanafuda cards under a ruleset."""
+
+    cards: tuple[str, ...]
+    found: ty.HandTeyaku | None
+    dekiyaku: tuple[dk.Dekiyaku, ...]
+    kan_size: int
+
+    def _one(self, t: ty.Teyaku | None) -> dict[str, Any] | None:
+        if t is None:
+            return None
+        return {
+            "name": t.name,
+            "name_ja": ty.japanese_name(t.name),
+            "kan": t.kan,
+            "points": t.points(self.kan_size),
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"group_a": {...}|null, "group_b": {...}|null, "points": n, ...}``."""
+        found = self.found
+        return {
+            "cards": list(self.cards),
+            "group_a": self._one(found.a if found else None),
+            "group_b": self._one(found.b if found else None),
+            "points": found.points(self.kan_size) if found else 0,
+            "kan": found.half_kan / 2 if found else 0,
+            "kan_size": self.kan_size,
+            "dekiyaku": [{"name": d.name, "name_ja": dk.JAPANESE[d.name], "kan": d.kan} for d in self.dekiyaku],
+            "dekiyaku_kan": dk.total_kan(self.dekiyaku),
+        }
+
+    def lines(self) -> list[str]:
+        """Human-readable report."""
+        out = [f"cards: {' '.join(self.cards)}"]
+        if self.found is None:
+            out.append("teyaku: (a dealt hand has 7 cards)")
+        else:
+            for label, t in (("group A", self.found.a), ("group B", self.found.b)):
+                if t is None:
+                    out.append(f"{label}: none")
+                else:
+                    out.append(
+                        f"{label}: {t.name} ({ty.japanese_name(t.name)}) {t.kan:g} kan = "
+                        f"{t.points(self.kan_size)} points"
+                    )
+            out.append(
+                f"teyaku total: {self.found.half_kan / 2:g} kan = {self.found.points(self.kan_size)} points"
+            )
+        if self.dekiyaku:
+            names = ", ".join(f"{d.name} {d.kan}" for d in self.dekiyaku)
+            out.append(f"dekiyaku (as captures): {names} = {dk.total_kan(self.dekiyaku)} kan")
+        else:
+            out.append("dekiyaku (as captures): none")
+        return out
+
+
+def evaluate_hand(cards: Sequence[str], options: Options) -> HandReport:
+    """Teyaku (when 7 cards) and dekiyaku of ``cards``; unknown ids raise with suggestions."""
+    spec = deck("hanafuda")
+    for cid in cards:
+        spec.validate(cid)
+    if len(set(cards)) != len(cards):
+        raise ScorerError("a card appears twice; a hanafuda deck has one of each")
+    found = None
+    if len(cards) == 7:
+        found = ty.evaluate(cards, options.teyaku_scale, options.standing_triplets, options.aka_kan)
+    held = dk.find(cards, inoshikacho=options.inoshikacho, nanatan_extra=options.nanatan_extra)
+    return HandReport(tuple(cards), found, held if options.dekiyaku else (), options.kan_size)

@@ -1,0 +1,86 @@
+"""Hachi-hachi rulesets: ``seed-1910`` (default) and ``standard`` (rules/README.md, reference.md §2).
+
+``seed-1910`` is the 1910 seed's "simplest form" plus its teyaku: no fields, no dekiyaku, no
+special cases; settlement (captured − 88) per player; teyaku at the seed's values; voluntary
+retirement pays a forfeit (1 kan for the first retiree, +0.5 kan for each next one, as FudaWiki);
+forced-out players pay nothing and may insist on being bought out, paid as the standard hand
+compensation; the round's highest capture takes the forfeits.
+
+``standard`` is FudaWiki's game: fields ×1/×2/×4 with the carried-over queue, both teyaku groups,
+dekiyaku with sage/shōbu/cancel, the special cases (all eights, double eights, sixteen plains),
+dropout fees and hand compensation, achievements (diving, escape), two-player fallback.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from scorer.rulesets import option
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """Every Hachi-hachi option. Amounts are in kan unless said otherwise."""
+
+    kan_size: int = option(12, "points in one kan (12 traditional, 10 modern)", (12, 10))
+    who_pays: str = option(
+        "each",
+        "who pays a player's gain: each opponent the full amount, or the opponents split it",
+        ("each", "split"),
+    )
+    rounds: int = option(12, "rounds (months) in a match", (12, 6, 3))
+    teyaku_scale: str = option(
+        "standard",
+        "teyaku values: standard (sanbon 2, pikaichi 4 kan) or the 1910 seed's (triplet 1.5, "
+        "one higher card 3 kan)",
+        ("standard", "seed-1910"),
+    )
+    standing_triplets: bool = option(
+        True, "standing triplets (months 4, 5, 7, December plains) score tatesanbon and its kin"
+    )
+    aka_kan: int = option(2, "value of aka (two or more ribbons among plains) in kan", (2, 3))
+    fields: bool = option(True, "field multiplier ×2 (crane, curtain, moon) / ×4 (rain man, phoenix)")
+    field_combine: str = option(
+        "queue",
+        "several brights on the table: the largest applies, the rest wait in a queue; or all multiply",
+        ("queue", "multiply"),
+    )
+    dekiyaku: bool = option(True, "dekiyaku from captures, with sage / shōbu / cancel")
+    inoshikacho: bool = option(False, "boar-deer-butterflies is a dekiyaku (7 kan)")
+    nanatan_extra: bool = option(False, "nanatan +1 kan for each ribbon beyond seven (willow included)")
+    special_cases: bool = option(
+        True, "all eights, double eights and sixteen plains cancel other payments"
+    )
+    achievements: bool = option(True, "diving (tobikomi) and escape (nukeyaku) pay 1 kan from each")
+    forfeit_first: int = option(
+        2, "voluntary retirement: the first retiree's forfeit, in half-kan (2 = 1 kan)"
+    )
+    forfeit_step: int = option(1, "each next retiree pays this many half-kan more (1 = 0.5 kan)")
+    compensation: str = option(
+        "on-claim",
+        "forced-out players: shown hands are compensated (on-claim) or nothing is paid (none)",
+        ("on-claim", "none"),
+    )
+    last_three_must_play: bool = option(
+        False, "the last players to declare must play when only they can make up three"
+    )
+    two_players: str = option(
+        "play",
+        "when only two declare play: they play the two-player game, or split the pot and redeal",
+        ("play", "split"),
+    )
+
+
+RULESETS: dict[str, Options] = {
+    "seed-1910": Options(
+        teyaku_scale="seed-1910",
+        standing_triplets=False,
+        fields=False,
+        dekiyaku=False,
+        special_cases=False,
+        achievements=False,
+    ),
+    "standard": Options(),
+}
+
+DEFAULT_RULESET = "seed-1910"

@@ -1,0 +1,299 @@
+"""Hachi-hachi round settlement, reference.md §2.4 and §2.8.
+
+Every payment is in points (1 kan = ``kan_size`` points) and multiplied by the round's field.
+"X from each opponent" means each paying seat gives X; with ``who_pays="split"`` the payers share
+X, the first payer in turn order taking any odd point. Halves (cancel, run-out, hand
+compensation) round down to a whole point.
+
+Order of a settlement:
+
+1. Dropout forfeits: the k-th voluntary retiree pays ``forfeit_first + (k−1)·forfeit_step``
+   half-kan into the pot; the round winner takes the pot (two players splitting share it).
+2. Hand compensation for each forced-out player who showed their hand: ½ teyaku + ½ dekiyaku
+   already in hand + 3 points per card of gokō, akatan, aotan (inoshikachō if used) not already
+   counted, paid by each active player other than the acting dealer.
+3. Teyaku claimed by active players, from each opponent. A claim is checked against the dealt hand
+   when all seven cards are known by then (the claim pays what the hand really holds in that
+   group; nothing if it holds none); otherwise the claim as shown is paid.
+4. A — a dekiyaku was called: shōbu (full, sage interaction), cancel (half), or hands out after
+   sage (every holder half; the first sage caller wins). No card-point settlement.
+   B — no dekiyaku: the special cases (all eights, double eights, sixteen plains; three players
+   only) cancel teyaku and card points; otherwise (captured − 88) each, or with two players the
+   loser pays the difference. The winner has the most captured points, ties to the earlier in turn
+   order.
+5. Achievements (three players, no special case): diving and escape, 1 kan from each opponent.
+
+Seed-1910 choices: the pot and hand compensation are kept when a special case occurs (the special
+cases are off in that ruleset anyway); with two players the seed's game is settled like the
+standard two-player game, the loser paying the difference.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from scorer.cards import card, hanafuda_month
+from scorer.hachihachi import dekiyaku as dk
+from scorer.hachihachi import teyaku as ty
+from scorer.hachihachi.options import Options
+
+PAR = 88
+
+
+class Ledger:
+    """Accumulates payments between seats and explains each one."""
+
+    def __init__(self, n_seats: int, options: Options, multiplier: int) -> None:
+        self.changes = [0] * n_seats
+        self.lines: list[str] = []
+        self.options = options
+        self.multiplier = multiplier
+
+    def pay(self, payer: int, payee: int, amount: int) -> None:
+        """Move ``amount`` points from ``payer`` to ``payee`` (seats)."""
+        self.changes[payer - 1] -= amount
+        self.changes[payee - 1] += amount
+
+    def collect(self, payee: int, payers: Sequence[int], amount: int, reason: str) -> None:
+        """``payee`` collects ``amount`` (already × field) from each payer, or split among them."""
+        if not payers or amount == 0:
+            return
+        if self.options.who_pays == "split":
+            share, extra = divmod(amount, len(payers))
+            parts = [share + (1 if i < extra else 0) for i in range(len(payers))]
+        else:
+            parts = [amount] * len(payers)
+        for payer, part in zip(payers, parts, strict=True):
+            self.pay(payer, payee, part)
+        who = ", ".join(f"seat {p}" for p in payers)
+        each = "in all, split" if self.options.who_pays == "split" else "from each of"
+        self.lines.append(f"seat {payee} {reason}: {amount} {each} {who}")
+
+    def kan(self, half_kan: int) -> int:
+        """Half-kan → points, times the field."""
+        return half_kan * self.options.kan_size // 2 * self.multiplier
+
+
+@dataclass(frozen=True, slots=True)
+class Ending:
+    """How a round ended."""
+
+    kind: str
+    """``exhausted``, ``shobu``, ``cancel``, ``one-player`` or ``split``."""
+    seat: int | None = None
+    """The seat that called shōbu or cancel, or the lone player."""
+
+
+@dataclass(frozen=True, slots=True)
+class RoundFacts:
+    """Everything settlement needs to know about a finished round."""
+
+    n_seats: int
+    dealer: int
+    """The acting dealer (first active seat in turn order)."""
+    active: tuple[int, ...]
+    """Active seats in turn order."""
+    retired: tuple[int, ...]
+    """Voluntary retirees in the order they retired."""
+    multiplier: int
+    captured: dict[int, tuple[str, ...]]
+    """Captured cards of each active seat."""
+    dealt: dict[int, tuple[str, ...]]
+    """What is known of each active seat's dealt hand."""
+    claims: tuple[tuple[int, str], ...]
+    """(seat, teyaku name) claimed."""
+    buyouts: tuple[tuple[int, tuple[str, ...]], ...]
+    """(forced-out seat, hand shown)."""
+    sage: tuple[int, ...]
+    """Seats that called sage, in order."""
+    yaku: dict[int, int]
+    """Dekiyaku total (kan) of each active seat at the end."""
+
+
+def captured_points(cards: Sequence[str]) -> int:
+    """Hachi-hachi card points of a capture pile."""
+    return sum(card(c).points for c in cards)
+
+
+def plain_count(cards: Sequence[str]) -> int:
+    """Plains for sixteen plains: every willow card counts as a plain."""
+    return sum(1 for c in cards if ty.plain_class(c) == "plain")
+
+
+def settle(facts: RoundFacts, ending: Ending, options: Options) -> tuple[int | None, list[int], list[str]]:
+    """Settle a round: (winner seat or None, change per seat, explanation lines)."""
+    led = Ledger(facts.n_seats, options, facts.multiplier)
+    if facts.multiplier != 1:
+        led.lines.append(f"field ×{facts.multiplier}")
+    pot = _forfeits(facts, led)
+    _compensation(facts, led)
+
+    if ending.kind in ("one-player", "split"):
+        winner = ending.seat
+        _pot(pot, winner, facts, led)
+        return winner, led.changes, led.lines
+
+    active = facts.active
+    points = {s: captured_points(facts.captured[s]) for s in active}
+    has_dekiyaku = ending.kind in ("shobu", "cancel") or any(facts.yaku.get(s, 0) for s in facts.sage)
+
+    special = None
+    if not has_dekiyaku and options.special_cases and len(active) == 3:
+        special = _special_case(facts, points, led)
+    if special is not None:
+        _pot(pot, special, facts, led)
+        return special, led.changes, led.lines
+
+    _teyaku(facts, led, options)
+
+    if has_dekiyaku:
+        winner = _dekiyaku(facts, ending, led)
+    else:
+        winner = _card_points(facts, points, led)
+    if options.achievements and len(active) == 3:
+        _achievements(facts, points, led, options)
+    _pot(pot, winner, facts, led)
+    return winner, led.changes, led.lines
+
+
+def _forfeits(facts: RoundFacts, led: Ledger) -> int:
+    pot = 0
+    for k, seat in enumerate(facts.retired):
+        half_kan = led.options.forfeit_first + k * led.options.forfeit_step
+        amount = led.kan(half_kan)
+        led.changes[seat - 1] -= amount
+        pot += amount
+        led.lines.append(f"seat {seat} retired (#{k + 1}): {amount} into the pot")
+    return pot
+
+
+def _pot(pot: int, winner: int | None, facts: RoundFacts, led: Ledger) -> None:
+    if not pot:
+        return
+    takers = [winner] if winner is not None else list(facts.active)
+    share, extra = divmod(pot, len(takers))
+    for i, seat in enumerate(takers):
+        led.changes[seat - 1] += share + (1 if i < extra else 0)
+    led.lines.append(f"pot of {pot} to {', '.join(f'seat {s}' for s in takers)}")
+
+
+def _compensation(facts: RoundFacts, led: Ledger) -> None:
+    opts = led.options
+    payers = [s for s in facts.active if s != facts.dealer]
+    for seat, hand in facts.buyouts:
+        found = ty.evaluate(hand, opts.teyaku_scale, opts.standing_triplets, opts.aka_kan)
+        held = dk.find(hand, inoshikacho=opts.inoshikacho, nanatan_extra=opts.nanatan_extra)
+        counted = set(ty.counted_cards(hand, found))
+        if held:
+            counted |= {c for c in hand if any(c in s for s in (dk.GOKO, dk.AKATAN, dk.AOTAN, dk.INOSHIKACHO))}
+        extra = [c for c in dk.contributing(hand, inoshikacho=opts.inoshikacho) if c not in counted]
+        base = (found.points(opts.kan_size) + dk.total_kan(held) * opts.kan_size) // 2 + 3 * len(extra)
+        led.collect(seat, payers, base * facts.multiplier, "hand compensation (forced out)")
+
+
+def _teyaku(facts: RoundFacts, led: Ledger, opts: Options) -> None:
+    for seat, name in facts.claims:
+        if seat not in facts.active:
+            continue
+        group = ty.group_of(name)
+        dealt = facts.dealt.get(seat, ())
+        if len(dealt) == 7:
+            found = ty.evaluate(dealt, opts.teyaku_scale, opts.standing_triplets, opts.aka_kan)
+            got = found.a if group == ty.GROUP_A else found.b
+            if got is None:
+                led.lines.append(f"seat {seat} claimed {name}: the hand holds no group {group} teyaku, nothing paid")
+                continue
+            if got.name != name:
+                led.lines.append(f"seat {seat} claimed {name}; the hand holds {got.name}")
+            value = got.half_kan
+            name = got.name
+        else:
+            value = ty.value_half_kan(name, opts.teyaku_scale, opts.aka_kan)
+        others = [s for s in facts.active if s != seat]
+        led.collect(seat, others, led.kan(value), f"teyaku {name}")
+
+
+def _special_case(facts: RoundFacts, points: dict[int, int], led: Ledger) -> int | None:
+    active = facts.active
+    if all(points[s] == PAR for s in active):
+        dealer = facts.dealer
+        led.collect(dealer, [s for s in active if s != dealer], led.kan(20), "all eights (sōhachi)")
+        return dealer
+    for s in active:
+        if points[s] >= 168:
+            amount = led.kan(20) + (points[s] - 168) * led.options.kan_size * facts.multiplier
+            led.collect(s, [o for o in active if o != s], amount, f"double eights ({points[s]} points)")
+            return s
+    for s in active:
+        plains = plain_count(facts.captured[s])
+        if plains >= 16:
+            amount = led.kan(24) + led.kan(4) * (plains - 16)
+            led.collect(s, [o for o in active if o != s], amount, f"sixteen plains ({plains} plains)")
+            return s
+    return None
+
+
+def _dekiyaku(facts: RoundFacts, ending: Ending, led: Ledger) -> int:
+    active = facts.active
+    if ending.kind == "shobu":
+        p = ending.seat
+        assert p is not None
+        value = led.kan(facts.yaku[p] * 2)
+        others = [s for s in active if s != p]
+        sagers = [s for s in others if s in facts.sage]
+        if len(others) == 2 and len(sagers) == 1:
+            led.collect(p, sagers, 2 * value if led.options.who_pays == "each" else value,
+                        f"shōbu with {facts.yaku[p]} kan of dekiyaku; seat {sagers[0]} had called sage and pays double")
+        else:
+            led.collect(p, others, value, f"shōbu with {facts.yaku[p]} kan of dekiyaku")
+        return p
+    if ending.kind == "cancel":
+        p = ending.seat
+        assert p is not None
+        led.collect(p, [s for s in active if s != p], led.kan(facts.yaku[p]), f"cancel: half of {facts.yaku[p]} kan of dekiyaku")
+        return p
+    for s in active:
+        if facts.yaku.get(s, 0):
+            led.collect(s, [o for o in active if o != s], led.kan(facts.yaku[s]), f"hands out after sage: half of {facts.yaku[s]} kan")
+    return facts.sage[0]
+
+
+def _card_points(facts: RoundFacts, points: dict[int, int], led: Ledger) -> int:
+    active = facts.active
+    best = max(points[s] for s in active)
+    winner = next(s for s in active if points[s] == best)
+    if len(active) == 2:
+        loser = next(s for s in active if s != winner)
+        diff = (points[winner] - points[loser]) * facts.multiplier
+        if diff:
+            led.pay(loser, winner, diff)
+        led.lines.append(f"two players: seat {winner} {points[winner]}, seat {loser} {points[loser]}: {diff} to seat {winner}")
+        return winner
+    for s in active:
+        delta = (points[s] - PAR) * facts.multiplier
+        led.changes[s - 1] += delta
+        led.lines.append(f"seat {s} captured {points[s]}: {delta:+d}")
+    return winner
+
+
+def _achievements(facts: RoundFacts, points: dict[int, int], led: Ledger, opts: Options) -> None:
+    for seat, name in facts.claims:
+        if seat not in facts.active:
+            continue
+        others = [s for s in facts.active if s != seat]
+        got = set(facts.captured[seat])
+        if ty.group_of(name) == ty.GROUP_A:
+            dealt = facts.dealt.get(seat, ())
+            a = ty.group_a(dealt, opts.teyaku_scale, opts.standing_triplets) if len(dealt) == 7 else None
+            months = a.months if a else ()
+            if a is None or a.name in ("teshi", "ichinishi", "shiso", "kuttsuki"):
+                continue
+            triplet_months = [m for m in months if sum(1 for c in dealt if card(c).month == m) == 3]
+            for m in triplet_months:
+                month_cards = set(hanafuda_month(m))
+                if month_cards <= got:
+                    led.collect(seat, others, led.kan(2), f"diving (tobikomi): captured all of month {m}")
+                    break
+        elif name != "pikaichi" and points[seat] >= PAR + 1:
+            led.collect(seat, others, led.kan(2), f"escape (nukeyaku): {name} and {points[seat]} points")
