@@ -129,6 +129,18 @@ class BagajiState:
     """``end-session`` was given during the round: the match ends when it is settled."""
 
 
+_FIELDS = tuple(f.name for f in dataclasses.fields(BagajiState))
+_set = object.__setattr__
+
+
+def _evolve(state: BagajiState, **changes: Any) -> BagajiState:
+    """``dataclasses.replace`` for the state, without its generic overhead (hot path)."""
+    new = object.__new__(BagajiState)
+    for name in _FIELDS:
+        _set(new, name, changes[name] if name in changes else getattr(state, name))
+    return new
+
+
 def _hand(seat: int) -> str:
     return f"hand:{seat}"
 
@@ -156,6 +168,11 @@ class BagajiMatch(Match):
         self._n = len(self.players)
         self._spec = cards.deck(self.deck)
         self._values = hands.value_table(self.deck, options.month_order)
+        self._vcache: dict[tuple[str, ...], tuple[int, ...]] = {}
+        self._shape_cache: dict[tuple[tuple[str, ...], tuple[str, ...]], bool] = {}
+        self._hand_names = ("",) + tuple(_hand(k) for k in range(1, self._n + 1))
+        self._meld_names = ("",) + tuple(_meld(k) for k in range(1, self._n + 1))
+        self._shown_names = ("",) + tuple(_shown(k) for k in range(1, self._n + 1))
         self._handlers = {
             FirstPlayer.TYPE: self._first_player,
             Deal.TYPE: self._deal,
@@ -218,16 +235,23 @@ class BagajiMatch(Match):
     def _card(self, card_id: str) -> str:
         return self._spec.validate(card_id)
 
-    def _vals(self, ids: Sequence[str]) -> tuple[int, ...]:
-        table = self._values
-        return tuple(sorted(table[c] for c in ids))
+    def _vals(self, ids: tuple[str, ...]) -> tuple[int, ...]:
+        """Sorted values of ``ids`` (memoised: hands recur across the many enumerations)."""
+        out = self._vcache.get(ids)
+        if out is None:
+            if len(self._vcache) > 100_000:
+                self._vcache.clear()
+            table = self._values
+            out = self._vcache[ids] = tuple(sorted(table[c] for c in ids))
+        return out
 
     def _concealed(self, places: Places, seat: int) -> tuple[str, ...] | None:
         """The seat's concealed cards (hand and shown), or None while some are unknown."""
-        h = places[_hand(seat)]
+        h = places[self._hand_names[seat]]
         if h.hidden:
             return None
-        return h.known + places[_shown(seat)].known
+        shown = places[self._shown_names[seat]].known
+        return h.known + shown if shown else h.known
 
     def _name(self, seat: int) -> str:
         return self.players[seat - 1].name
@@ -264,13 +288,13 @@ class BagajiMatch(Match):
     # ------------------------------------------------------------------ the step
     def _step(self, state: BagajiState, event: Event) -> BagajiState:
         if event.at is not None and event.at > state.clock:
-            state = dataclasses.replace(state, clock=float(event.at))
+            state = _evolve(state, clock=float(event.at))
         return self._handlers[event.TYPE](state, event)
 
     def _first_player(self, s: BagajiState, e: FirstPlayer) -> BagajiState:
         self._need_phase(s, (FIRST,), "choosing the first player")
         self._check_seat(e.seat)
-        return dataclasses.replace(s, phase=DEAL, first=e.seat)
+        return _evolve(s, phase=DEAL, first=e.seat)
 
     def _deal(self, s: BagajiState, e: Deal) -> BagajiState:
         self._need_phase(s, (DEAL,), "a deal")
@@ -300,7 +324,7 @@ class BagajiMatch(Match):
         for i in range(1, n + 1):
             places[_meld(i)] = Place()
             places[_shown(i)] = Place()
-        return dataclasses.replace(
+        return _evolve(
             s,
             places=Places.start(self._spec.cards, places),
             phase=TURN,
@@ -327,7 +351,7 @@ class BagajiMatch(Match):
             places = places.move_hidden(STOCK, _hand(seat), 1)
         else:
             places = places.move(self._card(e.card), STOCK, _hand(seat))
-        return dataclasses.replace(s, places=places, phase=DRAWN, claimable=0, pending=None)
+        return _evolve(s, places=places, phase=DRAWN, claimable=0, pending=None)
 
     def _discard(self, s: BagajiState, e: Discard) -> BagajiState:
         self._need_phase(s, (DRAWN, MUST_DISCARD), "discarding")
@@ -341,7 +365,7 @@ class BagajiMatch(Match):
                 self._vals(held), self._vals(places[_meld(seat)].known), self.options.six_of_a_kind
             ):
                 ready = ready[: seat - 1] + (-1,) + ready[seat:]
-        return dataclasses.replace(
+        return _evolve(
             s,
             places=places,
             phase=TURN,
@@ -369,7 +393,7 @@ class BagajiMatch(Match):
                     "comes first, then the player nearest after the discarder (B5)",
                 )
             new = self._call_from(base, e, seat)
-            return new if new.clock == s.clock else dataclasses.replace(new, clock=s.clock)
+            return new if new.clock == s.clock else _evolve(new, clock=s.clock)
         self._need_phase(s, (TURN,), "calling")
         if not s.claimable:
             raise self._refuse("nothing-to-call", "there is no discard to call")
@@ -410,7 +434,7 @@ class BagajiMatch(Match):
                     "holding a triplet and a pair you can only call to win, after announcing ready (SEED-BG)",
                 )
             ready = ready[: seat - 1] + (-1,) + ready[seat:]
-            return dataclasses.replace(
+            return _evolve(
                 s, places=places, phase=MUST_DISCARD, to_play=seat, pending=s, ready=ready
             )
         if not self._ready_ok(s, seat):
@@ -434,7 +458,7 @@ class BagajiMatch(Match):
                     "claim-priority",
                     f"{self._name(other)} can win with this discard and has the better claim (B5)",
                 )
-        new = dataclasses.replace(s, places=places, pending=None, claimable=0)
+        new = _evolve(s, places=places, pending=None, claimable=0)
         return self._finish(new, Outcome("call-win", seat, discarder))
 
     def _stop(self, s: BagajiState, e: Stop) -> BagajiState:
@@ -445,7 +469,7 @@ class BagajiMatch(Match):
             raise self._refuse(
                 "stop-needs-call", "this ruleset lets only a player with an exposed triplet stop"
             )
-        return self._finish(dataclasses.replace(s, claimable=0), Outcome("stop", seat))
+        return self._finish(_evolve(s, claimable=0), Outcome("stop", seat))
 
     def _win(self, s: BagajiState, e: Win) -> BagajiState:
         self._need_phase(s, (DRAWN,), "a win (right after drawing)")
@@ -470,7 +494,7 @@ class BagajiMatch(Match):
         for c in ids:
             places = places.move(c, _hand(seat), _meld(seat))
         ready = s.ready[: seat - 1] + (-1,) + s.ready[seat:]
-        return dataclasses.replace(s, places=places, phase=MUST_DISCARD, pending=None, ready=ready)
+        return _evolve(s, places=places, phase=MUST_DISCARD, pending=None, ready=ready)
 
     def _ready(self, s: BagajiState, e: Ready) -> BagajiState:
         self._need_phase(s, (TURN, DRAWN, MUST_DISCARD), "announcing ready")
@@ -484,13 +508,21 @@ class BagajiMatch(Match):
                 "ready means holding a pair that a discard would turn into a second triplet (B14)",
             )
         ready = s.ready[: seat - 1] + (s.discards,) + s.ready[seat:]
-        return dataclasses.replace(s, ready=ready)
+        return _evolve(s, ready=ready)
 
     def _is_ready_shaped(self, s: BagajiState, seat: int, held: tuple[str, ...]) -> bool:
-        meld = s.places[_meld(seat)].known
+        meld = s.places[self._meld_names[seat]].known
         if len(held) + len(meld) != 5:
             return False
-        return bool(hands.ready_values(self._vals(held), self._vals(meld), self.options.six_of_a_kind))
+        key = (held, meld)
+        out = self._shape_cache.get(key)
+        if out is None:
+            if len(self._shape_cache) > 100_000:
+                self._shape_cache.clear()
+            out = self._shape_cache[key] = bool(
+                hands.ready_values(self._vals(held), self._vals(meld), self.options.six_of_a_kind)
+            )
+        return out
 
     def _show(self, s: BagajiState, e: Show) -> BagajiState:
         self._need_phase(s, (SHOWDOWN,), "showing cards (after the round ends)")
@@ -504,7 +536,7 @@ class BagajiMatch(Match):
             )
         for c in e.cards:
             places = places.move(self._card(c), _hand(seat), _shown(seat))
-        new = dataclasses.replace(s, places=places)
+        new = _evolve(s, places=places)
         if seat == s.outcome.seat and self._concealed(places, seat) is not None:
             self._validate(new)
         return self._settle_if_known(new)
@@ -521,7 +553,7 @@ class BagajiMatch(Match):
             raise self._refuse("nothing-to-reshuffle", "fewer than two discards: the round is exhausted")
         top = pile.known[-1]
         places = places.take(PILE, top).move_all(PILE, STOCK).put(PILE, top)
-        return dataclasses.replace(s, places=places)
+        return _evolve(s, places=places)
 
     def _exhausted(self, s: BagajiState, e: Exhausted) -> BagajiState:
         self._need_phase(s, (TURN,), "ending an exhausted round")
@@ -530,18 +562,18 @@ class BagajiMatch(Match):
             raise self._refuse("stock-not-empty", "the stock is not empty yet")
         if self.options.stock_exhausted == "reshuffle" and places[PILE].size >= 2:
             raise self._refuse("reshuffle-due", "this ruleset reshuffles the discards into a new stock (B12)")
-        return self._finish(dataclasses.replace(s, claimable=0), Outcome("exhausted", s.to_play))
+        return self._finish(_evolve(s, claimable=0), Outcome("exhausted", s.to_play))
 
     def _end_session(self, s: BagajiState, e: EndSession) -> BagajiState:
         if s.phase in (FIRST, DEAL):
-            return dataclasses.replace(s, over=True)
+            return _evolve(s, over=True)
         if s.ending:
             raise self._refuse("already-ending", "the session already ends after this round")
-        return dataclasses.replace(s, ending=True)
+        return _evolve(s, ending=True)
 
     # ------------------------------------------------------------------ round end
     def _finish(self, s: BagajiState, outcome: Outcome) -> BagajiState:
-        s = dataclasses.replace(s, phase=SHOWDOWN, outcome=outcome, to_play=0, pending=None)
+        s = _evolve(s, phase=SHOWDOWN, outcome=outcome, to_play=0, pending=None)
         if outcome.kind != "exhausted" and self._concealed(s.places, outcome.seat) is not None:
             self._validate(s)
         return self._settle_if_known(s)
@@ -643,7 +675,7 @@ class BagajiMatch(Match):
             or (opts.end_after_rounds > 0 and number >= opts.end_after_rounds)
             or (opts.end_after_minutes > 0 and s.clock >= opts.end_after_minutes * 60)
         )
-        return dataclasses.replace(
+        return _evolve(
             s,
             results=s.results + (result,),
             over=over,
@@ -781,23 +813,30 @@ class BagajiMatch(Match):
 
     def _calls_for(self, s: BagajiState, q: int) -> list[Call]:
         places = s.places
-        top = places[PILE].known[-1]
-        v = self._values[top]
-        out: list[Call] = []
-        size = places[_hand(q)].size
+        h = places[_hand(q)]
+        size = h.size
         if size < 2:
-            return out
+            return []
+        v = self._values[places[PILE].known[-1]]
+        plain_ok = size >= 5
+        if not h.hidden:
+            hv = self._vals(h.known)
+            if hv.count(v) < 2:
+                return []
+            if plain_ok:
+                rest = list(hv)
+                rest.remove(v)
+                rest.remove(v)
+                six = tuple(sorted(rest + [v, v, v] + list(self._vals(places[_meld(q)].known))))
+                plain_ok = not hands.two_triplets(six, self.options.six_of_a_kind)
+        ready_ok = self._ready_ok(s, q)
+        out: list[Call] = []
         for pair in self._pairs(s, q, v):
-            for win in (False, True):
-                if not win and size < 5:
-                    continue
-                if win and not self._ready_ok(s, q):
-                    continue
-                ev = Call(q, pair, win)
-                if places[_hand(q)].hidden == 0 or win:
-                    if self._ok(s, ev):
-                        out.append(ev)
-                else:
+            if plain_ok:
+                out.append(Call(q, pair, False))
+            if ready_ok:
+                ev = Call(q, pair, True)
+                if self._ok(s, ev):
                     out.append(ev)
         return out
 
@@ -835,7 +874,11 @@ class BagajiMatch(Match):
         if s.phase == TURN and s.places[STOCK].size:
             options = [e for e in options if not isinstance(e, Draw)]
             options.append(Draw(s.to_play, None))
-        if any(s.places[_hand(k)].hidden for k in range(1, self._n + 1)) and s.phase != SHOWDOWN:
+        if (
+            s.phase != SHOWDOWN
+            and not s.places.is_fully_known()
+            and any(s.places[self._hand_names[k]].hidden for k in range(1, self._n + 1))
+        ):
             options = [
                 e
                 for e in options
