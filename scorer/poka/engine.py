@@ -36,7 +36,7 @@ last one is the top).
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields
 from typing import Any
 
 from scorer.cards import DeckSpec, deck
@@ -125,6 +125,19 @@ class PokaState:
         if self.places is None:
             return Place()
         return self.places[HANDS[seat - 1]]
+
+
+_FIELDS = tuple(f.name for f in fields(PokaState))
+_new = object.__new__
+_set_attr = object.__setattr__
+
+
+def _evolve(s: PokaState, **changes: Any) -> PokaState:
+    """``dataclasses.replace`` without its generic checks: a state step must stay cheap."""
+    out = _new(PokaState)
+    for name in _FIELDS:
+        _set_attr(out, name, changes[name] if name in changes else getattr(s, name))
+    return out
 
 
 def _other(seat: int) -> int:
@@ -304,7 +317,7 @@ class PokaMatch(Match):
                 f"{' '.join(cards)} do not make {e.teyaku} ({TEYAKU[e.teyaku].condition}, reference §4.2)",
             )
         claims = _set(s.claims, seat, held[0].name)
-        s = replace(s, places=places, claims=claims)
+        s = _evolve(s, places=places, claims=claims)
         return self._close_claims(s) if UNDECIDED not in claims else s
 
     def _no_claim(self, s: PokaState, e: NoClaim) -> PokaState:
@@ -320,7 +333,7 @@ class PokaMatch(Match):
             )
         self._check_unclaimed(s, seat)
         claims = _set(s.claims, seat, NONE)
-        s = replace(s, claims=claims)
+        s = _evolve(s, claims=claims)
         return self._close_claims(s) if UNDECIDED not in claims else s
 
     def _check_unclaimed(self, s: PokaState, seat: int) -> None:
@@ -348,19 +361,19 @@ class PokaMatch(Match):
                     f"seat {seat} has shown a starting hand: seat {_other(seat)} must show one too or say "
                     "no-claim before play (reference §4.4 P8)",
                 )
-        return replace(s, phase=PLAY, claims=(NONE, NONE))
+        return _evolve(s, phase=PLAY, claims=(NONE, NONE))
 
     def _close_claims(self, s: PokaState) -> PokaState:
         """Both seats have spoken: settle the starting hands (reference §4.2, §4.4 P7-P8)."""
         shown = [(seat, TEYAKU[c]) for seat, c in ((1, s.claims[0]), (2, s.claims[1])) if c != NONE]
         if not shown:
-            return replace(s, phase=PLAY)
+            return _evolve(s, phase=PLAY)
         if len(shown) == 2 and shown[0][1].stones == shown[1][1].stones:
             note = (
                 f"Both players show starting hands of equal value ({self._name(1)}: {shown[0][1].describe()}; "
                 f"{self._name(2)}: {shown[1][1].describe()}): both are void and play proceeds (reference §4.4 P8)."
             )
-            return replace(s, phase=PLAY, notes=(*s.notes, note))
+            return _evolve(s, phase=PLAY, notes=(*s.notes, note))
         seat, teyaku = max(shown, key=lambda x: x[1].stones)
         lines = [
             f"{self._name(seat)} shows {teyaku.describe()} and wins the round (reference §4.2)."
@@ -463,7 +476,7 @@ class PokaMatch(Match):
         places = places.move(card, hand, PILE)
         used = s.months_used if card in self._wilds else s.months_used | (1 << MONTHS[card])
         turn_cards = s.turn_cards + 1
-        s = replace(
+        s = _evolve(
             s,
             places=places,
             months_used=used,
@@ -512,7 +525,7 @@ class PokaMatch(Match):
                 )
         null_turns = s.null_turns + 1 if s.turn_cards == 0 else 0
         turns = (s.turns[0] + 1, s.turns[1]) if seat == 1 else (s.turns[0], s.turns[1] + 1)
-        return replace(
+        return _evolve(
             s,
             phase=TABLE_CARD if null_turns >= 2 else PLAY,
             to_play=_other(seat),
@@ -536,7 +549,7 @@ class PokaMatch(Match):
             )
         card = self._card(e.card)
         places = s.places.move(card, STOCK, PILE)
-        return replace(s, places=places, phase=PLAY, run=0, null_turns=0)
+        return _evolve(s, places=places, phase=PLAY, run=0, null_turns=0)
 
     def _reshuffle(self, s: PokaState, e: Reshuffle) -> PokaState:
         if s.phase != TABLE_CARD or s.places[STOCK].size:
@@ -547,7 +560,7 @@ class PokaMatch(Match):
             )
         top = s.places[PILE].known[-1]
         places = s.places.move_all(PILE, STOCK).move(top, STOCK, PILE)
-        return replace(s, places=places)
+        return _evolve(s, places=places)
 
     # ---- settlement
     def _settle(self, s: PokaState, winner: int, gained: int, lines: list[str]) -> PokaState:
@@ -570,7 +583,7 @@ class PokaMatch(Match):
         else:
             out.append(f"{self._name(winner)} deals the next round (reference §4.4 P11).")
         result = RoundResult(s.round, s.dealer, winner, changes, stones, tuple(out))
-        return replace(
+        return _evolve(
             s,
             results=(*s.results, result),
             over=over,
@@ -583,10 +596,11 @@ class PokaMatch(Match):
 
     # ------------------------------------------------------------------ enumeration
     def legal_events(self) -> list[Event]:
-        """Every legal next event; raises ``NotEnumerableError`` at a deal or a new table card.
+        """Every legal next event; raises ``NotEnumerableError`` at a deal.
 
         A hidden hand's claims are not listed (any of many hands could be shown); its plays are
-        listed for every card it could hold.
+        listed for every card it could hold, and a new table card for every card the stock could
+        hold.
         """
         s: PokaState = self._state
         if s.phase == DEAL:
@@ -618,7 +632,7 @@ class PokaMatch(Match):
                     out.append(NoClaim(seat))
             if blocked:
                 return out
-            s = replace(s, phase=PLAY, claims=(NONE, NONE))
+            s = _evolve(s, phase=PLAY, claims=(NONE, NONE))
         seat = s.to_play
         places = s.places
         hand = places[HANDS[seat - 1]]
