@@ -24,7 +24,8 @@ Choices where the rules are silent (also in the dashboard's rules page):
   claim is known (hand fully known) to be able to win with the same discard.
 * ``ready`` is public. With a known hand it needs a pair that a call would turn into two triplets;
   it lapses when the player calls or exposes, and (known hand) at their discard once the hand no
-  longer has that shape. Announced while a discard is open, it does not cover that discard.
+  longer has that shape (an observer cannot see that: a player whose hand is unknown may announce
+  again, which renews the flag). Announced while a discard is open, it does not cover that discard.
 * Stops and wins name no cards: the hand is checked when it is known (at once with a fully known
   deal; otherwise when the player shows it, and that show is refused if the hand does not qualify).
   A win by call may also score as a moon when its six cards reach the threshold (B10 over B18).
@@ -169,6 +170,8 @@ class BagajiMatch(Match):
         self._spec = cards.deck(self.deck)
         self._values = hands.value_table(self.deck, options.month_order)
         self._vcache: dict[tuple[str, ...], tuple[int, ...]] = {}
+        self._stop_cache: dict[tuple[tuple[int, ...], bool], hands.StopCheck] = {}
+        self._win_cache: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[tuple[str, int], ...]] = {}
         self._shape_cache: dict[tuple[tuple[str, ...], tuple[str, ...]], bool] = {}
         self._hand_names = ("",) + tuple(_hand(k) for k in range(1, self._n + 1))
         self._meld_names = ("",) + tuple(_meld(k) for k in range(1, self._n + 1))
@@ -253,6 +256,20 @@ class BagajiMatch(Match):
         shown = places[self._shown_names[seat]].known
         return h.known + shown if shown else h.known
 
+    def _stop_check(self, hand: tuple[int, ...], has_meld: bool) -> hands.StopCheck:
+        key = (hand, has_meld)
+        out = self._stop_cache.get(key)
+        if out is None:
+            out = self._stop_cache[key] = hands.stop_check(hand, has_meld, self.options)
+        return out
+
+    def _wins(self, hand: tuple[int, ...], meld: tuple[int, ...]) -> tuple[tuple[str, int], ...]:
+        key = (hand, meld)
+        out = self._win_cache.get(key)
+        if out is None:
+            out = self._win_cache[key] = hands.wins(hand, meld, self.options)
+        return out
+
     def _name(self, seat: int) -> str:
         return self.players[seat - 1].name
 
@@ -287,8 +304,9 @@ class BagajiMatch(Match):
 
     # ------------------------------------------------------------------ the step
     def _step(self, state: BagajiState, event: Event) -> BagajiState:
-        if event.at is not None and event.at > state.clock:
-            state = _evolve(state, clock=float(event.at))
+        at = event.at
+        if at is not None and at > state.clock:
+            state = _evolve(state, clock=float(at))
         return self._handlers[event.TYPE](state, event)
 
     def _first_player(self, s: BagajiState, e: FirstPlayer) -> BagajiState:
@@ -499,9 +517,9 @@ class BagajiMatch(Match):
     def _ready(self, s: BagajiState, e: Ready) -> BagajiState:
         self._need_phase(s, (TURN, DRAWN, MUST_DISCARD), "announcing ready")
         seat = self._check_seat(e.seat)
-        if s.ready[seat - 1] >= 0:
-            raise self._refuse("already-ready", f"{self._name(seat)} has already announced ready")
         held = self._concealed(s.places, seat)
+        if s.ready[seat - 1] >= 0 and held is not None:
+            raise self._refuse("already-ready", f"{self._name(seat)} has already announced ready")
         if held is not None and not self._is_ready_shaped(s, seat, held):
             raise self._refuse(
                 "not-ready",
@@ -587,23 +605,24 @@ class BagajiMatch(Match):
         o = s.outcome
         hand, meld = self._six(s, o.seat)
         if o.kind == "stop":
-            check = hands.stop_check(hand, bool(meld), self.options)
+            check = self._stop_check(hand, bool(meld))
             if not check.allowed:
                 raise self._refuse(check.rule, f"{self._name(o.seat)} cannot stop: {check.reason}")
         elif o.kind == "win":
-            if not hands.wins(hand, meld, self.options):
+            if not self._wins(hand, meld):
                 raise self._refuse(
                     "not-a-win",
                     f"{self._name(o.seat)}'s six cards {list(hand + meld)} are not two triplets, three "
                     "pairs, a straight of six or a moon (reference §3.2)",
                 )
-        elif o.kind == "call-win":
-            if not hands.two_triplets(tuple(sorted(hand + meld)), self.options.six_of_a_kind):
-                raise self._refuse(
-                    "call-not-a-win",
-                    f"{self._name(o.seat)}'s six cards {sorted(hand + meld)} are not two triplets: "
-                    "a call can only complete two triplets (B18)",
-                )
+        elif o.kind == "call-win" and not hands.two_triplets(
+            tuple(sorted(hand + meld)), self.options.six_of_a_kind
+        ):
+            raise self._refuse(
+                "call-not-a-win",
+                f"{self._name(o.seat)}'s six cards {sorted(hand + meld)} are not two triplets: "
+                "a call can only complete two triplets (B18)",
+            )
 
     def _settle_if_known(self, s: BagajiState) -> BagajiState:
         places = s.places
@@ -627,7 +646,7 @@ class BagajiMatch(Match):
         if o.kind in ("win", "call-win"):
             winner = o.seat
             hand, meld = self._six(s, winner)
-            found = hands.wins(hand, meld, opts)
+            found = self._wins(hand, meld)
             if o.kind == "call-win":
                 found = tuple(w for w in found if w[0] in (hands.TWO_TRIPLETS, hands.MOON))
             kind, score = hands.best_score(found)
@@ -746,9 +765,8 @@ class BagajiMatch(Match):
         elif s.phase == DRAWN:
             held = self._concealed(places, p)
             meld = places[_meld(p)].known
-            if held is not None:
-                if hands.wins(self._vals(held), self._vals(meld), self.options):
-                    out.append(Win(p))
+            if held is not None and self._wins(self._vals(held), self._vals(meld)):
+                out.append(Win(p))
             out.extend(Discard(p, c) for c in places.candidates(_hand(p)))
             if self.options.natural_triplet_exposure and not meld and places[_hand(p)].size == 6:
                 out.extend(self._exposures(s, p))
@@ -792,7 +810,7 @@ class BagajiMatch(Match):
         held = self._concealed(s.places, p)
         if held is None:
             return True
-        return hands.stop_check(self._vals(held), bool(meld), self.options).allowed
+        return self._stop_check(self._vals(held), bool(meld)).allowed
 
     def _pairs(self, s: BagajiState, q: int, v: int) -> list[tuple[str, str]]:
         """Distinct pairs of value ``v`` that seat ``q`` could lay down."""
@@ -892,4 +910,5 @@ class BagajiMatch(Match):
             if stock.known and rng.randrange(stock.size) < len(stock.known):
                 card = rng.choice(stock.known)
             choice = Draw(s.to_play, card)
-        return dataclasses.replace(choice, at=at)
+        _set(choice, "at", at)  # a fresh event nobody else holds yet
+        return choice
