@@ -37,6 +37,9 @@ Choices where the rules are silent (also in the dashboard's rules page):
 * Session end: ``end-session`` (between rounds at once; during a round, when it is settled), a round
   count, or the time limit read from the events' ``at`` seconds. ``end-session`` is a table decision
   and is not listed by ``legal_events()``. ``random_event`` adds simulated ``at`` times (1-6 s apart).
+* ``legal_events()`` lists what the known cards allow: with a hidden hand, every card that could be
+  in it (discards, call pairs), and stops and wins that cannot be refuted yet; in a showdown it lists
+  one-card shows (a show may lay down several cards at once).
 * In observer mode (hidden hands) ``random_event`` never stops or wins on a hand it cannot see, so
   random observer playouts are meant to be short; property tests translate fully known playouts.
 """
@@ -765,7 +768,7 @@ class BagajiMatch(Match):
         elif s.phase == DRAWN:
             held = self._concealed(places, p)
             meld = places[_meld(p)].known
-            if held is not None and self._wins(self._vals(held), self._vals(meld)):
+            if held is None or self._wins(self._vals(held), self._vals(meld)):
                 out.append(Win(p))
             out.extend(Discard(p, c) for c in places.candidates(_hand(p)))
             if self.options.natural_triplet_exposure and not meld and places[_hand(p)].size == 6:
@@ -789,11 +792,20 @@ class BagajiMatch(Match):
                         if k != s.outcome.seat or self._ok(s, ev):
                             out.append(ev)
             return out
-        for k in range(1, self._n + 1):
-            if s.ready[k - 1] < 0:
-                held = self._concealed(places, k)
-                if held is None or self._is_ready_shaped(s, k, held):
-                    out.append(Ready(k))
+        hand_names, meld_names, cache = self._hand_names, self._meld_names, self._shape_cache
+        for k, flag in enumerate(s.ready, start=1):
+            if flag >= 0:
+                continue
+            h = places[hand_names[k]]
+            if h.hidden:
+                out.append(Ready(k))
+                continue
+            key = (h.known, places[meld_names[k]].known)
+            shaped = cache.get(key)
+            if shaped is None:
+                shaped = self._is_ready_shaped(s, k, h.known)
+            if shaped:
+                out.append(Ready(k))
         return out
 
     def _ok(self, s: BagajiState, ev: Event) -> bool:
