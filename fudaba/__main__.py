@@ -1,0 +1,3 @@
+from fudaba.cli import main
+
+raise SystemExit(main())
