@@ -132,9 +132,7 @@ def playing_ids(*, kings: bool = True, jokers: bool = False) -> tuple[str, ...]:
     """The 52 playing-card ids in table order, optionally without kings or with the two jokers."""
     out = []
     for c in _playing_cards().values():
-        if c.kind == "rank" and (kings or c.rank != "K"):
-            out.append(c.id)
-        elif c.kind == "joker" and jokers:
+        if c.kind == "rank" and (kings or c.rank != "K") or c.kind == "joker" and jokers:
             out.append(c.id)
     return tuple(out)
 
@@ -210,12 +208,13 @@ class DeckSpec:
     @property
     def counts_set(self) -> frozenset[str]:
         """The distinct ids of this deck."""
-        return _distinct(self.cards)
+        found = _DISTINCT.get(self.name)
+        if found is None or len(found[0]) != len(self.cards):
+            found = _DISTINCT[self.name] = (self.cards, frozenset(self.cards))
+        return found[1]
 
 
-@cache
-def _distinct(cards: tuple[str, ...]) -> frozenset[str]:
-    return frozenset(cards)
+_DISTINCT: dict[str, tuple[tuple[str, ...], frozenset[str]]] = {}
 
 
 @cache

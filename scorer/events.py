@@ -73,6 +73,10 @@ class EventRegistry:
         """Registered event classes by type name."""
         return dict(self._types)
 
+    def __contains__(self, cls: object) -> bool:
+        """True when ``cls`` is one of this game's event classes."""
+        return cls in self._types.values()
+
     def from_json(self, obj: Any) -> Event:
         """Build an event from its JSON object; raise :class:`InvalidEventError` saying what is wrong."""
         if not isinstance(obj, dict):

@@ -139,7 +139,7 @@ class Match(ABC):
 
     def apply(self, event: Event) -> None:
         """Apply ``event``; raise ``IllegalEventError`` (state unchanged) when the rules forbid it."""
-        if not isinstance(event, Event) or type(event).TYPE not in self.EVENTS.types():
+        if type(event) not in self.EVENTS:
             raise IllegalEventError(
                 "event-type", f"{getattr(event, 'TYPE', type(event).__name__)!r} is not a {self.GAME} event"
             )

@@ -180,7 +180,17 @@ class Places:
 
     def move(self, card_id: str, src: str, dst: str) -> Places:
         """Take ``card_id`` from ``src`` and put it on top of ``dst``."""
-        return self.take(src, card_id).put(dst, card_id)
+        place = self._places.get(src, _EMPTY)
+        if src == dst or card_id not in place.known:
+            return self.take(src, card_id).put(dst, card_id)
+        known = list(place.known)
+        idx = len(known) - 1 - known[::-1].index(card_id)
+        del known[idx]
+        target = self._places.get(dst, _EMPTY)
+        places = dict(self._places)
+        places[src] = Place(tuple(known), place.hidden)
+        places[dst] = Place(target.known + (card_id,), target.hidden)
+        return Places._raw(places, self._unseen)
 
     def show(self, name: str, card_id: str) -> Places:
         """Reveal a card that stays at place ``name`` (a hand shown face up)."""

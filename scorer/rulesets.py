@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 
 from scorer.errors import ScorerError
 
-O = TypeVar("O")
+OptionsT = TypeVar("OptionsT")
 
 
 class OptionError(ScorerError):
@@ -54,7 +54,7 @@ def _parse(text: Any, hint: Any, name: str) -> Any:
     raise OptionError(f"option {name}: unsupported type {hint}")
 
 
-def with_overrides(base: O, overrides: Mapping[str, Any]) -> O:
+def with_overrides(base: OptionsT, overrides: Mapping[str, Any]) -> OptionsT:
     """``base`` with some options replaced; text values are parsed by the option's type."""
     hints = typing.get_type_hints(type(base))
     fields = {f.name: f for f in dataclasses.fields(base)}  # type: ignore[arg-type]

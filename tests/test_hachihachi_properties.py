@@ -164,3 +164,42 @@ def test_observer_refuses_a_card_revealed_twice():
     err = seen.check(Play(seat, field_card))
     assert err is not None and err.rule == "card-in-hand"
     assert "already known to be at field" in err.message
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+@PROP
+@given(seed=st.integers(0, 2**32 - 1))
+def test_every_listed_event_is_accepted(ruleset, seed):
+    match = new_match(ruleset, 4)
+    rng = random.Random(seed)
+    while not match.is_over:
+        try:
+            listed = match.legal_events()
+        except Exception:  # a deal: not enumerable
+            listed = []
+        for event in listed:
+            assert match.check(event) is None, (event, match.check(event))
+        match.apply(match.random_event(rng))
+
+
+def test_claims_listed_for_every_teyaku_shape():
+    """Claims offered by legal_events show what the claim rule asks (all seven for ichinishi)."""
+    from tests.test_hachihachi_engine import scripted_deal
+
+    hands = {
+        "ichinishi": ("01-crane", "01-ribbon", "01-plain-1", "01-plain-2", "02-plain-1", "02-plain-2", "05-bridge"),
+        "shiso": ("01-crane", "01-ribbon", "01-plain-1", "01-plain-2", "02-plain-1", "02-plain-2", "02-ribbon"),
+        "kuttsuki": ("03-plain-1", "03-plain-2", "04-plain-1", "04-plain-2", "05-plain-1", "05-plain-2", "06-ribbon"),
+    }
+    field = ("07-plain-1", "07-plain-2", "08-plain-1", "09-plain-1", "10-plain-1", "12-plain-2")
+    from scorer.hachihachi.events import Claim, Declare
+
+    for name, hand in hands.items():
+        m = SPEC.match(["A", "B", "C"], SPEC.options("standard"))
+        m.apply(scripted_deal(3, 1, hand, field))
+        for seat in (1, 2, 3):
+            m.apply(Declare(seat, True))
+        claims = [e for e in m.legal_events() if isinstance(e, Claim) and e.seat == 1]
+        assert any(c.teyaku == name for c in claims), claims
+        for c in claims:
+            m.apply(c)

@@ -120,29 +120,31 @@ def test_t12():
 def _split_points(targets: list[int]) -> list[tuple[str, ...]]:
     """Partition the 48 cards into piles with the given point totals (they add up to 264),
     each with fewer than 16 plains so that no special case applies."""
+    import random
+
     from scorer.cards import card, hanafuda_ids
 
-    cards = sorted(hanafuda_ids(), key=lambda c: -card(c).points)
-    piles: list[list[str]] = [[] for _ in targets]
-    left = list(targets)
-
-    def place(i: int) -> bool:
-        if i == len(cards):
-            return all(v == 0 for v in left)
-        pts = card(cards[i]).points
-        for k in range(len(piles)):
-            plains = sum(1 for c in piles[k] if ty.plain_class(c) == "plain")
-            if left[k] >= pts and (ty.plain_class(cards[i]) != "plain" or plains < 15):
-                left[k] -= pts
-                piles[k].append(cards[i])
-                if place(i + 1):
-                    return True
-                piles[k].pop()
-                left[k] += pts
-        return False
-
-    assert place(0)
-    return [tuple(p) for p in piles]
+    for attempt in range(1000):
+        rng = random.Random(attempt)
+        cards = sorted(hanafuda_ids(), key=lambda c: (-card(c).points, rng.random()))
+        piles: list[list[str]] = [[] for _ in targets]
+        left = list(targets)
+        for cid in cards:
+            pts = card(cid).points
+            plain = ty.plain_class(cid) == "plain"
+            fits = [
+                k for k in range(len(piles))
+                if left[k] >= pts and not (plain and sum(ty.plain_class(c) == "plain" for c in piles[k]) >= 15)
+            ]
+            if not fits:
+                break
+            k = max(fits, key=lambda k: (left[k], rng.random()))
+            piles[k].append(cid)
+            left[k] -= pts
+        else:
+            if not any(left):
+                return [tuple(p) for p in piles]
+    raise AssertionError(f"cannot split the deck into {targets}")
 
 
 def _facts(captures: list[tuple[str, ...]], multiplier: int = 1, **kw) -> RoundFacts:

@@ -19,13 +19,14 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass
 
-from scorer.cards import card
+from scorer.cards import all_cards
 
 GOKO = frozenset({"01-crane", "03-curtain", "08-moon", "11-rainman", "12-phoenix"})
 SHIKO = frozenset({"01-crane", "03-curtain", "08-moon", "12-phoenix"})
 AKATAN = frozenset({"01-ribbon", "02-ribbon", "03-ribbon"})
 AOTAN = frozenset({"06-ribbon", "09-ribbon", "10-ribbon"})
 INOSHIKACHO = frozenset({"07-boar", "10-deer", "06-butterflies"})
+RIBBONS = frozenset(c.id for c in all_cards("hanafuda").values() if c.kind == "ribbon")
 
 JAPANESE = {
     "goko": "五光",
@@ -53,20 +54,20 @@ def find(
     """Every dekiyaku made by ``captured`` (a set of card ids)."""
     have = captured if isinstance(captured, frozenset | set) else frozenset(captured)
     out: list[Dekiyaku] = []
-    if GOKO <= have:
+    if have >= GOKO:
         out.append(Dekiyaku("goko", 12))
-    elif SHIKO <= have:
+    elif have >= SHIKO:
         out.append(Dekiyaku("shiko", 10))
-    ribbons = [cid for cid in have if card(cid).kind == "ribbon"]
-    counted = [cid for cid in ribbons if cid != "11-ribbon"]
-    if len(counted) >= 7:
-        extra = len(ribbons) - 7 if nanatan_extra else 0
+    ribbons = len(RIBBONS & have) if len(have) >= 7 else 0
+    counted = ribbons - ("11-ribbon" in have)
+    if counted >= 7:
+        extra = ribbons - 7 if nanatan_extra else 0
         out.append(Dekiyaku("nanatan", 10 + extra))
-    if AKATAN <= have:
+    if have >= AKATAN:
         out.append(Dekiyaku("akatan", 7))
-    if AOTAN <= have:
+    if have >= AOTAN:
         out.append(Dekiyaku("aotan", 7))
-    if inoshikacho and INOSHIKACHO <= have:
+    if inoshikacho and have >= INOSHIKACHO:
         out.append(Dekiyaku("inoshikacho", 7))
     return tuple(out)
 

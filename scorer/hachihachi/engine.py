@@ -24,12 +24,13 @@ The winner of a round deals the next; the match ends after ``rounds`` settled ro
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
-from scorer.cards import BLANK, card, deck
+from scorer.cards import BLANK, all_cards, deck
 from scorer.errors import IllegalEventError, InvalidEventError
 from scorer.events import Event
+from scorer.evolve import evolver
 from scorer.hachihachi import dekiyaku as dk
 from scorer.hachihachi import teyaku as ty
 from scorer.hachihachi.events import (
@@ -62,15 +63,12 @@ FIELD_SIZE = 6
 X2_BRIGHTS = frozenset({"01-crane", "03-curtain", "08-moon"})
 X4_BRIGHTS = frozenset({"11-rainman", "12-phoenix"})
 
-_MONTH: dict[str, int] = {}
+_MONTH: dict[str, int] = {c.id: c.month for c in all_cards("hanafuda").values()}
 
 
 def month(cid: str) -> int:
-    """Month of a hanafuda card id (cached)."""
-    m = _MONTH.get(cid)
-    if m is None:
-        m = _MONTH[cid] = card(cid, "hanafuda").month
-    return m
+    """Month of a hanafuda card id (0 for the blank)."""
+    return _MONTH[cid]
 
 
 def hand(seat: int) -> str:
@@ -143,6 +141,17 @@ class MatchState:
         return self.round.places if self.round else None
 
 
+_evolve_round = evolver(RoundState)
+_evolve_match = evolver(MatchState)
+
+
+def replace(obj: RoundState | MatchState, **changes: Any) -> Any:
+    """A copy of a state with some fields changed (fast path for the two state classes)."""
+    if type(obj) is RoundState:
+        return _evolve_round(obj, **changes)
+    return _evolve_match(obj, **changes)
+
+
 def _lookup(pairs: tuple[tuple[int, Any], ...], seat: int, default: Any) -> Any:
     for s, v in pairs:
         if s == seat:
@@ -199,6 +208,11 @@ class HachiHachi(Match):
     # ------------------------------------------------------------------ transitions
     def _step(self, state: MatchState, event: Event) -> MatchState:
         r = state.round
+        kind = type(event)
+        if r is not None and (kind is Play or kind is Draw):
+            if not 1 <= event.seat <= len(self.players):  # type: ignore[attr-defined]
+                raise InvalidEventError(f"{event.TYPE}: no seat {event.seat} (seats 1-{len(self.players)})")  # type: ignore[attr-defined]
+            return self._play(state, r, event) if kind is Play else self._draw(state, r, event)  # type: ignore[arg-type]
         if isinstance(event, Deal):
             return self._deal(state, event)
         if r is None:
@@ -566,9 +580,9 @@ class HachiHachi(Match):
         return out
 
     def _capture_options(self, table: Places, cid: str) -> list[str | None]:
-        m = month(cid)
-        matches = [c for c in table["field"].known if month(c) == m]
-        return list(matches) if len(matches) == 2 else [None]
+        m = _MONTH[cid]
+        matches = [c for c in table["field"].known if _MONTH[c] == m]
+        return matches if len(matches) == 2 else [None]
 
     def _buyout_options(self, r: RoundState) -> list[Event]:
         out: list[Event] = []
@@ -590,7 +604,8 @@ class HachiHachi(Match):
             claimed = {ty.group_of(n) for t, n in r.claims if t == s}
             if found.a and ty.GROUP_A not in claimed:
                 months = set(found.a.months)
-                shown = tuple(c for c in dealt if month(c) in months)
+                whole = found.a.name in ("ichinishi", "shiso")
+                shown = tuple(c for c in dealt if whole or month(c) in months)
                 if all(c in h.known for c in shown):
                     out.append(Claim(s, found.a.name, shown))
             if found.b and ty.GROUP_B not in claimed:
@@ -613,6 +628,11 @@ class HachiHachi(Match):
                 pool = list(stock.known)
             cid = rng.choice(pool)
             return Draw(r.to_play(), cid, rng.choice(self._capture_options(table, cid)))
+        if r.phase == PLAY and r.stock_turned and r.to_play() not in r.sage:
+            # Only plays are legal here: draw the card, then the capture, without listing events.
+            seat = r.to_play()
+            cid = rng.choice(r.places.candidates(hand(seat)))
+            return Play(seat, cid, rng.choice(self._capture_options(r.places, cid)))
         options = self.legal_events()
         if r.phase == DECLARE and len(options) == 2:
             # Players mostly play: a uniform choice would end most rounds at the declarations.

@@ -33,7 +33,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from scorer.cards import card, hanafuda_month
+from scorer.cards import all_cards, card, hanafuda_month
 from scorer.hachihachi import dekiyaku as dk
 from scorer.hachihachi import teyaku as ty
 from scorer.hachihachi.options import Options
@@ -111,9 +111,12 @@ class RoundFacts:
     """Dekiyaku total (kan) of each active seat at the end."""
 
 
+_POINTS = {c.id: c.points for c in all_cards("hanafuda").values()}
+
+
 def captured_points(cards: Sequence[str]) -> int:
     """Hachi-hachi card points of a capture pile."""
-    return sum(card(c).points for c in cards)
+    return sum(_POINTS[c] for c in cards)
 
 
 def plain_count(cards: Sequence[str]) -> int:
@@ -147,10 +150,7 @@ def settle(facts: RoundFacts, ending: Ending, options: Options) -> tuple[int | N
 
     _teyaku(facts, led, options)
 
-    if has_dekiyaku:
-        winner = _dekiyaku(facts, ending, led)
-    else:
-        winner = _card_points(facts, points, led)
+    winner = _dekiyaku(facts, ending, led) if has_dekiyaku else _card_points(facts, points, led)
     if options.achievements and len(active) == 3:
         _achievements(facts, points, led, options)
     _pot(pot, winner, facts, led)
