@@ -142,11 +142,25 @@ def suggest(card_id: str, candidates: tuple[str, ...] | list[str], n: int = 3) -
     lowered = {c.lower(): c for c in candidates}
     if card_id.lower() in lowered:
         return (lowered[card_id.lower()],)
+    alias = _rank_alias(card_id)
+    if alias and alias.lower() in lowered:
+        return (lowered[alias.lower()],)
     near = difflib.get_close_matches(card_id.lower(), list(lowered), n=n, cutoff=0.4)
     if not near:
         prefix = card_id.lower()[:2]
         near = [c for c in lowered if c.startswith(prefix)][:n]
     return tuple(lowered[c] for c in near)
+
+
+_RANK_ALIASES = {"1": "A", "11": "J", "12": "Q", "13": "K", "T": "10"}
+
+
+def _rank_alias(card_id: str) -> str | None:
+    """``1S`` → ``AS``, ``12H`` → ``QH``, ``TD`` → ``10D``: ranks written as numbers or letters."""
+    rank, suit = card_id[:-1], card_id[-1:]
+    if rank.upper() in _RANK_ALIASES and suit.upper() in "SHDC":
+        return _RANK_ALIASES[rank.upper()] + suit.upper()
+    return None
 
 
 def card(card_id: str, deck: str | None = None) -> Card:

@@ -49,6 +49,8 @@ def test_unknown_cards_suggest_the_nearest():
         card("08-mon")
     assert "08-moon" in str(info.value)
     assert suggest("qh", ["QH", "QS"]) == ("QH",)
+    assert suggest("1S", ["AS", "10S", "QS"]) == ("AS",)
+    assert suggest("12h", ["QH", "2H"]) == ("QH",)
     with pytest.raises(UnknownCardError) as info:
         deck("playing-2x").validate("KH")
     assert "not" not in info.value.suggestions
