@@ -46,11 +46,10 @@ Choices where the rules are silent (also in the dashboard's rules page):
 
 from __future__ import annotations
 
-import dataclasses
 import random
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from scorer import cards
@@ -74,6 +73,7 @@ from scorer.bagaji.events import (
 from scorer.bagaji.options import DECK_NAMES, SEED, BagajiOptions
 from scorer.errors import IllegalEventError
 from scorer.events import Event
+from scorer.evolve import evolver
 from scorer.match import Match, NotEnumerableError, Player, RoundResult
 from scorer.places import Place, Places
 
@@ -133,16 +133,8 @@ class BagajiState:
     """``end-session`` was given during the round: the match ends when it is settled."""
 
 
-_FIELDS = tuple(f.name for f in dataclasses.fields(BagajiState))
-_set = object.__setattr__
-
-
-def _evolve(state: BagajiState, **changes: Any) -> BagajiState:
-    """``dataclasses.replace`` for the state, without its generic overhead (hot path)."""
-    new = object.__new__(BagajiState)
-    for name in _FIELDS:
-        _set(new, name, changes[name] if name in changes else getattr(state, name))
-    return new
+_evolve = evolver(BagajiState)
+"""``dataclasses.replace`` for the state, without its generic overhead (hot path)."""
 
 
 def _hand(seat: int) -> str:
@@ -922,5 +914,4 @@ class BagajiMatch(Match):
             if stock.known and rng.randrange(stock.size) < len(stock.known):
                 card = rng.choice(stock.known)
             choice = Draw(s.to_play, card)
-        _set(choice, "at", at)  # a fresh event nobody else holds yet
-        return choice
+        return replace(choice, at=at)

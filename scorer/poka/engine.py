@@ -36,12 +36,13 @@ last one is the top).
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any
 
 from scorer.cards import DeckSpec, deck
 from scorer.errors import IllegalEventError
 from scorer.events import Event
+from scorer.evolve import evolver
 from scorer.match import Match, NotEnumerableError, Player, RoundResult
 from scorer.places import Place, Places
 from scorer.poka.events import EVENTS, Claim, Deal, NoClaim, Pass, Play, Reshuffle, TableCard
@@ -127,17 +128,8 @@ class PokaState:
         return self.places[HANDS[seat - 1]]
 
 
-_FIELDS = tuple(f.name for f in fields(PokaState))
-_new = object.__new__
-_set_attr = object.__setattr__
-
-
-def _evolve(s: PokaState, **changes: Any) -> PokaState:
-    """``dataclasses.replace`` without its generic checks: a state step must stay cheap."""
-    out = _new(PokaState)
-    for name in _FIELDS:
-        _set_attr(out, name, changes[name] if name in changes else getattr(s, name))
-    return out
+_evolve = evolver(PokaState)
+"""``dataclasses.replace`` without its generic checks: a state step must stay cheap."""
 
 
 def _other(seat: int) -> int:
