@@ -81,7 +81,8 @@ def cmd_score(args: argparse.Namespace) -> tuple[str, int]:
     width = max(len(n) for n in names.values())
     for r in match.results:
         lines.append("")
-        lines.extend(f"  {line}" if i else line for i, line in enumerate(r.lines))
+        lines.append(f"Round {r.number} (dealer: seat {r.dealer}, {names[r.dealer]})")
+        lines.extend(f"  {line}" for line in r.lines)
         winner = f"seat {r.winner} ({names[r.winner]})" if r.winner else "nobody"
         lines.append(f"  winner: {winner}")
         for seat, (change, total) in enumerate(zip(r.changes, r.totals, strict=True), start=1):

@@ -519,9 +519,9 @@ class HachiHachi(Match):
         winner, changes, lines = settle(facts, ending, self.options)
         prev = state.results[-1].totals if state.results else (0,) * len(self.players)
         totals = tuple(a + b for a, b in zip(prev, changes, strict=True))
-        header = f"round {r.number}: dealer seat {r.dealer}, " + (
-            f"players {', '.join(map(str, r.active))}" if r.active else "no players"
-        ) + f"; ended by {ending.kind}"
+        header = (
+            f"playing: seats {', '.join(map(str, r.active))}" if r.active else "nobody plays"
+        ) + f"; ended by {ending.kind}" + (f" (seat {ending.seat})" if ending.seat else "")
         result = RoundResult(r.number, r.dealer, winner, tuple(changes), totals, (header, *lines))
         results = state.results + (result,)
         over = len(results) >= self.options.rounds
