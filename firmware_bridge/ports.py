@@ -1,0 +1,52 @@
+"""Finding the stone counter among the serial ports, by USB vendor and product id."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+DEFAULT_USB_IDS: tuple[tuple[int, int], ...] = (
+    (0x2341, 0x0043),  # Arduino Uno R3 (ATmega16U2)
+    (0x2341, 0x0001),  # Arduino Uno (8U2)
+    (0x2341, 0x0243),  # Arduino Uno R3 (later 16U2 firmware)
+    (0x2A03, 0x0043),  # Arduino.org Uno
+    (0x1A86, 0x7523),  # CH340: most Nano clones
+    (0x0403, 0x6001),  # FTDI FT232R: classic Nano
+)
+"""USB (vendor, product) ids of the boards the firmware runs on."""
+
+
+@dataclass(frozen=True)
+class PortInfo:
+    """One serial port as the operating system lists it."""
+
+    device: str
+    """The path to open, e.g. ``/dev/ttyACM0`` or ``COM3``."""
+    vid: int | None
+    pid: int | None
+    description: str
+    matches: bool
+    """True when its USB id is one of the stone counter's."""
+
+    @property
+    def usb_id(self) -> str:
+        return f"{self.vid:04X}:{self.pid:04X}" if self.vid is not None and self.pid is not None else "-"
+
+
+def list_ports(usb_ids: tuple[tuple[int, int], ...] = DEFAULT_USB_IDS) -> list[PortInfo]:
+    """Every serial port, stone counter candidates first, then by path."""
+    from serial.tools import list_ports as lp
+
+    wanted = set(usb_ids)
+    found = [
+        PortInfo(p.device, p.vid, p.pid, p.description or "", (p.vid, p.pid) in wanted)
+        for p in lp.comports()
+    ]
+    return sorted(found, key=lambda p: (not p.matches, p.device))
+
+
+def find_device(usb_ids: tuple[tuple[int, int], ...] = DEFAULT_USB_IDS) -> str | None:
+    """The path of the first port with a stone counter's USB id, or None."""
+    for port in list_ports(usb_ids):
+        if port.matches:
+            return port.device
+    return None

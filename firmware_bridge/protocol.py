@@ -1,0 +1,461 @@
+"""Stone counter serial protocol, version 1: framing, CRC, parsing, display state and rendering.
+
+The binding specification is ``firmware_bridge/PROTOCOL.md``; this module is its Python mirror, used
+by the host client, the emulator and the tests (and, through ``render``, to check the firmware's
+frame buffer).
+
+* A frame is ``$`` BODY ``*`` CRC ``\\n``; BODY is printable ASCII without ``$`` or ``*``, fields
+  separated by ``,``; CRC is CRC-16/CCITT-FALSE of BODY as 4 upper-case hex digits.
+* Longest frame (``$`` to ``\\n`` inclusive): host → device 96 bytes, device → host 600 bytes.
+* ``parse_frame`` checks a frame completely — CRC, field count, numbers, value ranges — and raises
+  ``FrameError(reason, seq)`` with the ``NAK`` reason (``crc``, ``parse``, ``range``, ``unknown``,
+  ``long``) and the sequence number that could be read from it (else 0).
+* Colours are (R, G, B) tuples of 0-255 after brightness scaling, in strip order.
+"""
+
+from __future__ import annotations
+
+import binascii
+import re
+from dataclasses import dataclass
+
+PROTOCOL_VERSION = 1
+FIRMWARE_VERSION = "1.0.0"
+MAX_HOST_FRAME = 96
+"""Longest host → device frame in bytes, ``$`` to ``\\n`` inclusive."""
+MAX_DEVICE_FRAME = 600
+"""Longest device → host frame in bytes, ``$`` to ``\\n`` inclusive."""
+MAX_SEATS = 6
+MAX_SEQ = 65535
+BUTTON_KINDS = ("P", "L")
+"""``P``: a press released within 1 s; ``L``: held for 1 s."""
+NAK_REASONS = ("crc", "parse", "range", "unknown", "long")
+
+GREEN = (0, 255, 0)
+RED = (255, 0, 0)
+BLUE = (0, 0, 64)
+AMBER = (255, 160, 0)
+WHITE = (255, 255, 255)
+OFF = (0, 0, 0)
+
+Rgb = tuple[int, int, int]
+
+_INT = re.compile(r"-?[0-9]{1,6}\Z")
+_HEX4 = re.compile(r"[0-9A-F]{4}\Z")
+_HEXBUF = re.compile(r"(?:[0-9A-F]{6})*\Z")
+_VERSION = re.compile(r"[0-9]+(?:\.[0-9]+)*\Z")
+
+
+class FrameError(ValueError):
+    """A frame that is refused: ``reason`` is the ``NAK`` reason, ``seq`` the frame's seq or 0."""
+
+    def __init__(self, reason: str, seq: int = 0, detail: str = "") -> None:
+        self.reason = reason
+        self.seq = seq
+        self.detail = detail
+        super().__init__(f"{reason} (seq {seq}){': ' + detail if detail else ''}")
+
+
+# --------------------------------------------------------------------------- values
+@dataclass(frozen=True)
+class Layout:
+    """The strip's layout, fixed when the firmware is compiled."""
+
+    seats: int = 6
+    """Seats on the strip, 1-6."""
+    leds_per_seat: int = 10
+    """LEDs per seat: a seat's value runs from ``-leds_per_seat`` to ``+leds_per_seat``."""
+    pool_leds: int = 10
+    """LEDs of the shared pool (0 for none)."""
+    max_brightness: int = 64
+    """Brightness limit 0-255 that keeps the strip within a USB port's 500 mA."""
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.seats <= MAX_SEATS:
+            raise ValueError(f"seats must be 1-{MAX_SEATS}, not {self.seats}")
+        if not 1 <= self.leds_per_seat <= 255:
+            raise ValueError(f"leds_per_seat must be 1-255, not {self.leds_per_seat}")
+        if not 0 <= self.pool_leds <= 255:
+            raise ValueError(f"pool_leds must be 0-255, not {self.pool_leds}")
+        if not 0 <= self.max_brightness <= 255:
+            raise ValueError(f"max_brightness must be 0-255, not {self.max_brightness}")
+
+    @property
+    def led_count(self) -> int:
+        """LEDs on the strip: seats, pool, then one status LED."""
+        return self.seats * self.leds_per_seat + self.pool_leds + 1
+
+    def initial_state(self) -> DisplayState:
+        """The state before the first ``SET``: everything 0 at the brightness limit."""
+        return DisplayState((0,) * self.seats, 0, 0, self.max_brightness)
+
+    def check(self, state: DisplayState) -> str | None:
+        """Why ``state`` does not fit this layout (``None`` when it fits)."""
+        if len(state.values) > self.seats:
+            return f"{len(state.values)} seat values for {self.seats} seats"
+        if state.pool > self.pool_leds:
+            return f"pool {state.pool} exceeds {self.pool_leds} pool LEDs"
+        for seat, v in enumerate(state.values, start=1):
+            if abs(v) > self.leds_per_seat:
+                return f"seat {seat} value {v} outside ±{self.leds_per_seat}"
+        return None
+
+
+@dataclass(frozen=True)
+class DisplayState:
+    """The whole display state that one ``SET`` carries."""
+
+    values: tuple[int, ...]
+    """Each seat's value from seat 1, 1-6 of them; seats beyond these are dark."""
+    pool: int = 0
+    """Stones in the shared pool, 0-``pool_leds``."""
+    turn: int = 0
+    """The seat to act, 1-6 (0: none)."""
+    brightness: int = 255
+    """The host's wish 0-255; the device uses ``min(brightness, max_brightness)``."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "values", tuple(int(v) for v in self.values))
+        if not 1 <= len(self.values) <= MAX_SEATS:
+            raise ValueError(f"a state has 1-{MAX_SEATS} seat values, not {len(self.values)}")
+        if any(abs(v) > 255 for v in self.values):
+            raise ValueError(f"seat values must be within ±255: {self.values}")
+        if not 0 <= self.pool <= 255:
+            raise ValueError(f"pool must be 0-255, not {self.pool}")
+        if not 0 <= self.turn <= MAX_SEATS:
+            raise ValueError(f"turn must be 0-{MAX_SEATS}, not {self.turn}")
+        if not 0 <= self.brightness <= 255:
+            raise ValueError(f"brightness must be 0-255, not {self.brightness}")
+
+
+@dataclass(frozen=True)
+class Frame:
+    """One parsed frame.
+
+    ``args`` holds the fields after the seq, typed per kind:
+
+    * ``HELLO`` from the host: ``(proto,)``; from the device:
+      ``(fw, proto, boot, seats, leds_per_seat, pool_leds, max_brightness)``
+    * ``SET``: ``(brightness, turn, pool, v1, ..., vN)``
+    * ``PING``, ``QUERY``, ``ACK``: ``()``
+    * ``TEST``: ``("on",)`` or ``("off",)``
+    * ``NAK``: ``(reason,)``
+    * ``BOOT``: ``(fw, proto, boot)``
+    * ``BTN``: ``(button, kind)``
+    * ``FB``: ``(link, hex)`` with link 0 or 1
+    """
+
+    kind: str
+    seq: int
+    args: tuple[int | str, ...] = ()
+
+    @property
+    def body(self) -> str:
+        """The frame's BODY text."""
+        return ",".join([self.kind, str(self.seq), *(str(a) for a in self.args)])
+
+    def encode(self) -> bytes:
+        return encode_frame(self.body)
+
+    @property
+    def is_hello_reply(self) -> bool:
+        return self.kind == "HELLO" and len(self.args) == 7
+
+    def state(self) -> DisplayState:
+        """The display state of a ``SET`` frame."""
+        if self.kind != "SET":
+            raise ValueError(f"{self.kind} carries no display state")
+        b, turn, pool, *values = self.args
+        return DisplayState(tuple(int(v) for v in values), int(pool), int(turn), int(b))
+
+    def layout(self) -> Layout:
+        """The layout announced by a device's ``HELLO`` reply."""
+        if not self.is_hello_reply:
+            raise ValueError("only a device's HELLO reply carries a layout")
+        seats, lps, pool, maxb = (int(a) for a in self.args[3:])
+        return Layout(seats, lps, pool, maxb)
+
+    def leds(self) -> tuple[Rgb, ...]:
+        """The LED colours of an ``FB`` frame, in strip order."""
+        if self.kind != "FB":
+            raise ValueError(f"{self.kind} carries no frame buffer")
+        return decode_leds(str(self.args[1]))
+
+
+# --------------------------------------------------------------------------- framing
+def crc16(body: bytes) -> int:
+    """CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF, no reflection, no final XOR)."""
+    return binascii.crc_hqx(body, 0xFFFF)
+
+
+def _check_body(body: str) -> None:
+    for ch in body:
+        if not 0x20 <= ord(ch) <= 0x7E or ch in "$*":
+            raise ValueError(f"frame body must be printable ASCII without '$' or '*': {body!r}")
+
+
+def encode_frame(body: str) -> bytes:
+    """``$BODY*CRC\\n`` for ``body`` (printable ASCII without ``$`` or ``*``)."""
+    _check_body(body)
+    raw = body.encode("ascii")
+    return b"$" + raw + b"*" + f"{crc16(raw):04X}".encode("ascii") + b"\n"
+
+
+def frame_length(line: bytes) -> int:
+    """Length of a received frame in bytes, ``$`` to ``\\n``, not counting an ignored ``\\r``."""
+    return len(line.rstrip(b"\n").rstrip(b"\r")) + 1
+
+
+def _leading_seq(body: bytes) -> int:
+    """The seq field of a possibly damaged body when it reads as one, else 0."""
+    parts = body.split(b",")
+    if len(parts) >= 2 and re.fullmatch(rb"[0-9]{1,5}", parts[1]):
+        seq = int(parts[1])
+        if seq <= MAX_SEQ:
+            return seq
+    return 0
+
+
+def parse_frame(
+    line: bytes, *, max_len: int = MAX_DEVICE_FRAME, layout: Layout | None = None
+) -> Frame:
+    """Parse one received frame, ``$`` to ``\\n`` (the ``\\n`` and a ``\\r`` before it optional).
+
+    ``max_len`` is the receiver's limit (``MAX_HOST_FRAME`` on the device, ``MAX_DEVICE_FRAME`` on
+    the host); with ``layout`` a ``SET`` is also checked against the strip (``range``).
+    Raises ``FrameError`` with the ``NAK`` reason and the seq that could be read (else 0).
+    """
+    if frame_length(line) > max_len:
+        raise FrameError("long", 0, f"{frame_length(line)} bytes, limit {max_len}")
+    text = line.rstrip(b"\n").rstrip(b"\r")
+    if not text.startswith(b"$"):
+        raise FrameError("parse", 0, "no '$' at the start")
+    star = text.rfind(b"*")
+    if star < 0:
+        raise FrameError("parse", _leading_seq(text[1:]), "no '*' before the CRC")
+    body, crc_text = text[1:star], text[star + 1 :]
+    seq = _leading_seq(body)
+    if not _HEX4.match(crc_text.decode("latin-1")):
+        raise FrameError("crc", seq, f"CRC field {crc_text!r} is not 4 upper-case hex digits")
+    if int(crc_text, 16) != crc16(body):
+        raise FrameError("crc", seq, f"CRC {crc_text.decode()} != {crc16(body):04X}")
+    if any(not 0x20 <= b <= 0x7E or b in b"$*" for b in body):
+        raise FrameError("parse", seq, "body is not printable ASCII")
+    fields = body.decode("ascii").split(",")
+    frame = _parse_fields(fields, seq)
+    if layout is not None and frame.kind == "SET":
+        why = layout.check(frame.state())
+        if why:
+            raise FrameError("range", frame.seq, why)
+    return frame
+
+
+def _int(text: str, seq: int, lo: int, hi: int, name: str) -> int:
+    if not _INT.match(text):
+        raise FrameError("parse", seq, f"{name} {text!r} is not a decimal integer")
+    value = int(text)
+    if not lo <= value <= hi:
+        raise FrameError("range", seq, f"{name} {value} outside {lo}-{hi}")
+    return value
+
+
+def _count(fields: list[str], seq: int, n: int) -> None:
+    if len(fields) != n:
+        raise FrameError("parse", seq, f"{fields[0]} has {len(fields)} fields, expected {n}")
+
+
+def _parse_fields(fields: list[str], seq_guess: int) -> Frame:
+    kind = fields[0]
+    if kind not in _PARSERS:
+        raise FrameError("unknown", seq_guess, f"unknown frame type {kind!r}")
+    if len(fields) < 2:
+        raise FrameError("parse", 0, f"{kind} has no seq")
+    seq = _int(fields[1], 0, 0, MAX_SEQ, "seq")
+    return Frame(kind, seq, _PARSERS[kind](fields, seq))
+
+
+def _args_hello(f: list[str], seq: int) -> tuple[int | str, ...]:
+    if len(f) == 3:
+        return (_int(f[2], seq, 0, 255, "proto"),)
+    _count(f, seq, 9)
+    if not _VERSION.match(f[2]):
+        raise FrameError("parse", seq, f"firmware version {f[2]!r}")
+    return (
+        f[2],
+        _int(f[3], seq, 0, 255, "proto"),
+        _int(f[4], seq, 0, 65535, "boot"),
+        _int(f[5], seq, 1, MAX_SEATS, "seats"),
+        _int(f[6], seq, 1, 255, "leds_per_seat"),
+        _int(f[7], seq, 0, 255, "pool_leds"),
+        _int(f[8], seq, 0, 255, "max_brightness"),
+    )
+
+
+def _args_set(f: list[str], seq: int) -> tuple[int | str, ...]:
+    if not 6 <= len(f) <= 5 + MAX_SEATS:
+        raise FrameError("parse", seq, f"SET has {len(f)} fields, expected 6-{5 + MAX_SEATS}")
+    brightness = _int(f[2], seq, 0, 255, "brightness")
+    turn = _int(f[3], seq, 0, MAX_SEATS, "turn")
+    pool = _int(f[4], seq, 0, 255, "pool")
+    values = [_int(v, seq, -255, 255, f"seat {i} value") for i, v in enumerate(f[5:], start=1)]
+    return (brightness, turn, pool, *values)
+
+
+def _args_none(f: list[str], seq: int) -> tuple[int | str, ...]:
+    _count(f, seq, 2)
+    return ()
+
+
+def _args_test(f: list[str], seq: int) -> tuple[int | str, ...]:
+    _count(f, seq, 3)
+    if f[2] not in ("on", "off"):
+        raise FrameError("parse", seq, f"TEST wants on or off, not {f[2]!r}")
+    return (f[2],)
+
+
+def _args_nak(f: list[str], seq: int) -> tuple[int | str, ...]:
+    _count(f, seq, 3)
+    if f[2] not in NAK_REASONS:
+        raise FrameError("parse", seq, f"unknown NAK reason {f[2]!r}")
+    return (f[2],)
+
+
+def _args_boot(f: list[str], seq: int) -> tuple[int | str, ...]:
+    _count(f, seq, 5)
+    if not _VERSION.match(f[2]):
+        raise FrameError("parse", seq, f"firmware version {f[2]!r}")
+    return (f[2], _int(f[3], seq, 0, 255, "proto"), _int(f[4], seq, 0, 65535, "boot"))
+
+
+def _args_btn(f: list[str], seq: int) -> tuple[int | str, ...]:
+    _count(f, seq, 4)
+    button = _int(f[2], seq, 0, MAX_SEATS, "button")
+    if f[3] not in BUTTON_KINDS:
+        raise FrameError("parse", seq, f"button kind {f[3]!r} is not P or L")
+    return (button, f[3])
+
+
+def _args_fb(f: list[str], seq: int) -> tuple[int | str, ...]:
+    _count(f, seq, 4)
+    link = _int(f[2], seq, 0, 1, "link")
+    if not _HEXBUF.match(f[3]):
+        raise FrameError("parse", seq, "frame buffer is not RRGGBB upper-case hex per LED")
+    return (link, f[3])
+
+
+_PARSERS = {
+    "HELLO": _args_hello,
+    "SET": _args_set,
+    "PING": _args_none,
+    "QUERY": _args_none,
+    "TEST": _args_test,
+    "ACK": _args_none,
+    "NAK": _args_nak,
+    "BOOT": _args_boot,
+    "BTN": _args_btn,
+    "FB": _args_fb,
+}
+
+
+# --------------------------------------------------------------------------- frame bodies
+def hello_body(seq: int, proto: int = PROTOCOL_VERSION) -> str:
+    return f"HELLO,{seq},{proto}"
+
+
+def set_body(seq: int, state: DisplayState) -> str:
+    """``SET,seq,brightness,turn,pool,v1,…,vN``: the whole display state."""
+    values = ",".join(str(v) for v in state.values)
+    return f"SET,{seq},{state.brightness},{state.turn},{state.pool},{values}"
+
+
+def hello_reply_body(seq: int, fw: str, proto: int, boot: int, layout: Layout) -> str:
+    return (
+        f"HELLO,{seq},{fw},{proto},{boot},{layout.seats},{layout.leds_per_seat},"
+        f"{layout.pool_leds},{layout.max_brightness}"
+    )
+
+
+def encode_leds(leds: tuple[Rgb, ...]) -> str:
+    """``RRGGBB`` upper-case hex per LED, in strip order."""
+    return "".join(f"{r:02X}{g:02X}{b:02X}" for r, g, b in leds)
+
+
+def decode_leds(text: str) -> tuple[Rgb, ...]:
+    if not _HEXBUF.match(text):
+        raise ValueError("frame buffer is not RRGGBB upper-case hex per LED")
+    return tuple(
+        (int(text[i : i + 2], 16), int(text[i + 2 : i + 4], 16), int(text[i + 4 : i + 6], 16))
+        for i in range(0, len(text), 6)
+    )
+
+
+class FrameSplitter:
+    """Cuts a received byte stream into frames, ``$`` up to and including ``\\n``.
+
+    Bytes outside a frame are ignored; a ``$`` inside a frame starts a new one (the partial frame
+    is dropped). A frame longer than ``max_len`` is returned cut at ``max_len + 1`` bytes without
+    its ``\\n`` — ``parse_frame`` then refuses it as ``long`` — and the rest is skipped up to the
+    next ``$``.
+    """
+
+    def __init__(self, max_len: int = MAX_DEVICE_FRAME) -> None:
+        self.max_len = max_len
+        self._buf = bytearray()
+        self._in_frame = False
+
+    def feed(self, data: bytes) -> list[bytes]:
+        out: list[bytes] = []
+        for byte in data:
+            if byte == 0x24:  # '$'
+                self._buf = bytearray(b"$")
+                self._in_frame = True
+            elif not self._in_frame:
+                continue
+            elif byte == 0x0A:
+                self._buf.append(byte)
+                out.append(bytes(self._buf))
+                self._buf = bytearray()
+                self._in_frame = False
+            else:
+                self._buf.append(byte)
+                if len(self._buf.rstrip(b"\r")) >= self.max_len:
+                    # Cannot end within the limit any more: even its '\n' would exceed it.
+                    out.append(bytes(self._buf))
+                    self._buf = bytearray()
+                    self._in_frame = False
+        return out
+
+
+# --------------------------------------------------------------------------- rendering
+def _scale(colour: Rgb, b: int) -> Rgb:
+    return (colour[0] * b // 255, colour[1] * b // 255, colour[2] * b // 255)
+
+
+def render(
+    layout: Layout,
+    state: DisplayState,
+    link_alive: bool,
+    blink_on: bool = True,
+    test: bool = False,
+) -> tuple[Rgb, ...]:
+    """The frame buffer, in strip order, exactly as PROTOCOL.md "Frame buffer and colours" says.
+
+    Seats (``leds_per_seat`` each), then the pool, then the status LED. ``blink_on`` is the "on"
+    half-second of the link-lost blink. Under ``test`` every LED is white at ``max_brightness``.
+    Seats beyond the state's values are dark, turn colour included.
+    """
+    if test:
+        return (_scale(WHITE, layout.max_brightness),) * layout.led_count
+    b = min(state.brightness, layout.max_brightness)
+    leds: list[Rgb] = []
+    for seat in range(1, layout.seats + 1):
+        if seat > len(state.values):
+            leds.extend([OFF] * layout.leds_per_seat)
+            continue
+        v = state.values[seat - 1]
+        lit, colour = (v, GREEN) if v > 0 else (-v, RED)
+        rest = BLUE if state.turn == seat else OFF
+        leds.extend(colour if i < lit else rest for i in range(layout.leds_per_seat))
+    leds.extend(AMBER if i < state.pool else OFF for i in range(layout.pool_leds))
+    leds.append(GREEN if link_alive else (RED if blink_on else OFF))
+    return tuple(_scale(c, b) for c in leds)
