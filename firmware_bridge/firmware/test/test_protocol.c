@@ -1,0 +1,453 @@
+/*
+ * Native (host gcc) unit test of the firmware's protocol and button code: the CRC against the
+ * shared vectors (../vectors/crc.tsv, path given as argv[1]), frame reception, parsing of host
+ * frames, encoding of device frames (checked against the vectors' CRCs), the frame buffer,
+ * debouncing and the BTN queue. Prints one "ok"/"not ok" line per check; exit status 1 on failure.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buttons.h"
+#include "config.h"
+#include "protocol.h"
+
+static int failures, checks;
+
+#define CHECK(cond, ...)                                  \
+    do {                                                  \
+        checks++;                                         \
+        if (cond) {                                       \
+            printf("ok %d - ", checks);                   \
+        } else {                                          \
+            failures++;                                   \
+            printf("not ok %d - (%s:%d) ", checks, __FILE__, __LINE__); \
+        }                                                 \
+        printf(__VA_ARGS__);                              \
+        printf("\n");                                     \
+    } while (0)
+
+static const proto_layout_t LAYOUT = { 6, 10, 10, 64 };
+
+/* ---- vectors ---- */
+
+#define MAX_VECTORS 64
+static char vec_body[MAX_VECTORS][256];
+static unsigned vec_crc[MAX_VECTORS];
+static int vec_count;
+
+static void load_vectors(const char *path)
+{
+    char line[256];
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        fprintf(stderr, "cannot open %s\n", path);
+        exit(2);
+    }
+    while (fgets(line, sizeof line, f) && vec_count < MAX_VECTORS) {
+        char *tab;
+        line[strcspn(line, "\r\n")] = '\0';
+        if (line[0] == '#' || line[0] == '\0')
+            continue;
+        tab = strchr(line, '\t');
+        if (!tab) {
+            fprintf(stderr, "%s: line without a tab: %s\n", path, line);
+            exit(2);
+        }
+        *tab = '\0';
+        snprintf(vec_body[vec_count], sizeof vec_body[0], "%s", line);
+        vec_crc[vec_count] = (unsigned)strtoul(tab + 1, NULL, 16);
+        vec_count++;
+    }
+    fclose(f);
+}
+
+/* The whole frame "$BODY*CRC\n" for a vector body, with the CRC from the file. */
+static int vector_frame(const char *body, char *out, size_t size)
+{
+    int i;
+    for (i = 0; i < vec_count; i++)
+        if (strcmp(vec_body[i], body) == 0) {
+            snprintf(out, size, "$%s*%04X\n", body, vec_crc[i]);
+            return 1;
+        }
+    return 0;
+}
+
+/* ---- a sink collecting encoded frames ---- */
+
+typedef struct {
+    char buf[700];
+    size_t len;
+} sink_t;
+
+static void sink_put(uint8_t c, void *ctx)
+{
+    sink_t *s = (sink_t *)ctx;
+    if (s->len + 1 < sizeof s->buf)
+        s->buf[s->len++] = (char)c;
+    s->buf[s->len] = '\0';
+}
+
+static proto_tx_t tx_to(sink_t *s)
+{
+    proto_tx_t tx;
+    s->len = 0;
+    s->buf[0] = '\0';
+    tx.put = sink_put;
+    tx.ctx = s;
+    tx.crc = 0;
+    return tx;
+}
+
+static void check_encoded(const char *what, const sink_t *s, const char *body)
+{
+    char want[256];
+    if (!vector_frame(body, want, sizeof want)) {
+        CHECK(0, "%s: vector %s missing from crc.tsv", what, body);
+        return;
+    }
+    CHECK(strcmp(s->buf, want) == 0, "encode %s: got %.*s", what, (int)strcspn(s->buf, "\n"), s->buf);
+}
+
+/* ---- parsing helpers ---- */
+
+static proto_err_t parse_body(const char *body, proto_cmd_t *cmd)
+{
+    char content[200];
+    snprintf(content, sizeof content, "%s*%04X", body, proto_crc16(body, strlen(body)));
+    return proto_parse(content, (uint8_t)strlen(content), &LAYOUT, cmd);
+}
+
+static proto_err_t parse_raw(const char *content, proto_cmd_t *cmd)
+{
+    return proto_parse(content, (uint8_t)strlen(content), &LAYOUT, cmd);
+}
+
+static void test_crc(void)
+{
+    int i;
+    CHECK(vec_count >= 10, "crc.tsv holds %d vectors", vec_count);
+    for (i = 0; i < vec_count; i++)
+        CHECK(proto_crc16(vec_body[i], strlen(vec_body[i])) == vec_crc[i], "crc of '%s' is %04X",
+              vec_body[i], vec_crc[i]);
+}
+
+static void test_parse_vectors(void)
+{
+    proto_cmd_t cmd;
+    char frame[256];
+    proto_err_t err;
+
+    vector_frame("HELLO,1,1", frame, sizeof frame);
+    frame[strlen(frame) - 1] = '\0';
+    err = proto_parse(frame + 1, (uint8_t)strlen(frame + 1), &LAYOUT, &cmd);
+    CHECK(err == PROTO_OK && cmd.kind == CMD_HELLO && cmd.seq == 1 && cmd.proto == 1,
+          "HELLO vector parses");
+
+    vector_frame("SET,2,255,1,7,2,1", frame, sizeof frame);
+    frame[strlen(frame) - 1] = '\0';
+    err = proto_parse(frame + 1, (uint8_t)strlen(frame + 1), &LAYOUT, &cmd);
+    CHECK(err == PROTO_OK && cmd.kind == CMD_SET && cmd.seq == 2 && cmd.state.brightness == 255
+              && cmd.state.turn == 1 && cmd.state.pool == 7 && cmd.state.count == 2
+              && cmd.state.values[0] == 2 && cmd.state.values[1] == 1,
+          "SET vector parses");
+
+    err = parse_body("SET,3,64,0,10,-3,0,10,-10,5,1", &cmd);
+    CHECK(err == PROTO_OK && cmd.state.count == 6 && cmd.state.values[0] == -3
+              && cmd.state.values[3] == -10 && cmd.state.values[5] == 1 && cmd.state.pool == 10,
+          "SET with six seats and negative values parses");
+    CHECK(parse_body("PING,4", &cmd) == PROTO_OK && cmd.kind == CMD_PING && cmd.seq == 4,
+          "PING parses");
+    CHECK(parse_body("QUERY,5", &cmd) == PROTO_OK && cmd.kind == CMD_QUERY && cmd.seq == 5,
+          "QUERY parses");
+    CHECK(parse_body("TEST,9,on", &cmd) == PROTO_OK && cmd.kind == CMD_TEST && cmd.test_on == 1,
+          "TEST on parses");
+    CHECK(parse_body("TEST,10,off", &cmd) == PROTO_OK && cmd.test_on == 0 && cmd.seq == 10,
+          "TEST off parses");
+    CHECK(parse_body("ACK,65535", &cmd) == PROTO_OK && cmd.kind == CMD_ACK && cmd.seq == 65535,
+          "ACK of a device seq parses");
+}
+
+static void test_parse_errors(void)
+{
+    proto_cmd_t cmd;
+    CHECK(parse_raw("PING,4*A636", &cmd) == PROTO_ERR_CRC && cmd.seq == 4 && !cmd.crc_ok,
+          "wrong CRC: NAK crc with the frame's seq");
+    CHECK(parse_raw("PING,4*a637", &cmd) == PROTO_OK, "lower-case CRC digits are accepted");
+    CHECK(parse_raw("PING,4", &cmd) == PROTO_ERR_PARSE && cmd.seq == 4, "no CRC: parse");
+    CHECK(parse_raw("PING,4*A6G7", &cmd) == PROTO_ERR_PARSE, "CRC not hex: parse");
+    CHECK(parse_raw("xx*1*0000", &cmd) == PROTO_ERR_PARSE && cmd.seq == 0,
+          "two '*': parse, seq 0");
+    CHECK(parse_body("PING", &cmd) == PROTO_ERR_PARSE && cmd.seq == 0 && cmd.crc_ok,
+          "missing seq: parse, seq 0");
+    CHECK(parse_body("PING,x", &cmd) == PROTO_ERR_PARSE, "seq not a number: parse");
+    CHECK(parse_body("PING,0", &cmd) == PROTO_ERR_RANGE, "seq 0: range");
+    CHECK(parse_body("PING,65536", &cmd) == PROTO_ERR_RANGE, "seq 65536: range");
+    CHECK(parse_body("PING,4,5", &cmd) == PROTO_ERR_PARSE && cmd.seq == 4, "extra field: parse");
+    CHECK(parse_body("FOO,3", &cmd) == PROTO_ERR_UNKNOWN && cmd.seq == 3, "unknown type");
+    CHECK(parse_body("BOOT,1,1.0.0,1,7", &cmd) == PROTO_ERR_UNKNOWN,
+          "a device frame sent to the device: unknown");
+    CHECK(parse_body("TEST,4,maybe", &cmd) == PROTO_ERR_PARSE, "TEST neither on nor off: parse");
+    CHECK(parse_body("HELLO,1", &cmd) == PROTO_ERR_PARSE, "HELLO without proto: parse");
+    CHECK(parse_body("SET,2,255,1,7", &cmd) == PROTO_ERR_PARSE && cmd.seq == 2,
+          "SET without seat values: parse");
+    CHECK(parse_body("SET,2,255,1,7,+1", &cmd) == PROTO_ERR_PARSE, "'+' is not a number");
+    CHECK(parse_body("SET,2,255,1,7,1,,1", &cmd) == PROTO_ERR_PARSE, "empty field: parse");
+    CHECK(parse_body("SET,2,256,1,7,1", &cmd) == PROTO_ERR_RANGE, "brightness 256: range");
+    CHECK(parse_body("SET,2,-1,1,7,1", &cmd) == PROTO_ERR_RANGE, "brightness -1: range");
+    CHECK(parse_body("SET,2,255,7,7,1", &cmd) == PROTO_ERR_RANGE, "turn 7: range");
+    CHECK(parse_body("SET,2,255,1,11,1", &cmd) == PROTO_ERR_RANGE, "pool 11: range");
+    CHECK(parse_body("SET,2,255,1,7,11", &cmd) == PROTO_ERR_RANGE, "value 11: range");
+    CHECK(parse_body("SET,2,255,1,7,-11", &cmd) == PROTO_ERR_RANGE, "value -11: range");
+    CHECK(parse_body("SET,2,255,1,7,1,2,3,4,5,6,7", &cmd) == PROTO_ERR_RANGE,
+          "seven seats on a six-seat layout: range");
+    CHECK(parse_body("SET,2,255,1,7,1,2,3,4,5,6,7,8,9", &cmd) == PROTO_ERR_RANGE,
+          "many seats: range");
+    CHECK(parse_body("SET,2,99999999999,1,7,1", &cmd) == PROTO_ERR_RANGE,
+          "a huge number is a number out of range");
+    {
+        char bad[] = "PING,4*A637";
+        bad[1] = '\x01';
+        CHECK(parse_raw(bad, &cmd) == PROTO_ERR_PARSE, "control character in the body: parse");
+    }
+    CHECK(strcmp(proto_err_name(PROTO_ERR_CRC), "crc") == 0
+              && strcmp(proto_err_name(PROTO_ERR_LONG), "long") == 0
+              && strcmp(proto_err_name(PROTO_ERR_UNKNOWN), "unknown") == 0,
+          "NAK reason words");
+}
+
+static void test_encode(void)
+{
+    sink_t s;
+    proto_tx_t tx;
+    uint8_t zeros[6] = { 0 };
+
+    tx = tx_to(&s);
+    proto_send_hello(&tx, 1, 7, &LAYOUT);
+    check_encoded("HELLO reply", &s, "HELLO,1,1.0.0,1,7,6,10,10,64");
+    tx = tx_to(&s);
+    proto_send_boot(&tx, 1, 7);
+    check_encoded("BOOT", &s, "BOOT,1,1.0.0,1,7");
+    tx = tx_to(&s);
+    proto_send_btn(&tx, 2, 3, 'P');
+    check_encoded("BTN press", &s, "BTN,2,3,P");
+    tx = tx_to(&s);
+    proto_send_btn(&tx, 3, 0, 'L');
+    check_encoded("BTN long", &s, "BTN,3,0,L");
+    tx = tx_to(&s);
+    proto_send_ack(&tx, 5);
+    check_encoded("ACK", &s, "ACK,5");
+    tx = tx_to(&s);
+    proto_send_ack(&tx, 65535);
+    check_encoded("ACK 65535", &s, "ACK,65535");
+    tx = tx_to(&s);
+    proto_send_nak(&tx, 7, PROTO_ERR_CRC);
+    check_encoded("NAK crc", &s, "NAK,7,crc");
+    tx = tx_to(&s);
+    proto_send_nak(&tx, 0, PROTO_ERR_LONG);
+    check_encoded("NAK long", &s, "NAK,0,long");
+    tx = tx_to(&s);
+    proto_send_fb(&tx, 5, 1, zeros, 2);
+    check_encoded("FB", &s, "FB,5,1,000000000000");
+    {
+        uint8_t grb[3] = { 0x12, 0xAB, 0x07 };
+        tx = tx_to(&s);
+        proto_send_fb(&tx, 9, 0, grb, 1);
+        CHECK(strncmp(s.buf, "$FB,9,0,AB1207*", 15) == 0, "FB sends G,R,B storage as RRGGBB");
+    }
+}
+
+static void feed(proto_rx_t *rx, const char *bytes, uint8_t *last)
+{
+    while (*bytes)
+        *last = proto_rx_byte(rx, (uint8_t)*bytes++);
+}
+
+static void test_receiver(void)
+{
+    proto_rx_t rx;
+    uint8_t got = 0;
+    char longest[PROTO_RX_FRAME_MAX + 2];
+
+    proto_rx_init(&rx);
+    feed(&rx, "noise\n\x01\xff$PING,4*A637\n", &got);
+    CHECK(got == PROTO_RX_FRAME && strcmp(rx.buf, "PING,4*A637") == 0,
+          "bytes before '$' are ignored");
+    feed(&rx, "$PIN$PING,4*A637\r\n", &got);
+    CHECK(got == PROTO_RX_FRAME && strcmp(rx.buf, "PING,4*A637") == 0,
+          "'$' restarts the frame; '\\r' before '\\n' is dropped");
+    CHECK(!proto_rx_busy(&rx), "idle after a frame");
+    feed(&rx, "$PI", &got);
+    CHECK(proto_rx_busy(&rx), "busy inside a frame");
+
+    /* exactly 96 bytes from '$' to '\n' */
+    memset(longest, 'A', sizeof longest);
+    longest[0] = '$';
+    longest[PROTO_RX_FRAME_MAX - 1] = '\n';
+    longest[PROTO_RX_FRAME_MAX] = '\0';
+    feed(&rx, longest, &got);
+    CHECK(got == PROTO_RX_FRAME && rx.len == PROTO_RX_FRAME_MAX - 2, "a 96-byte frame is taken");
+    longest[PROTO_RX_FRAME_MAX - 1] = '\r';
+    longest[PROTO_RX_FRAME_MAX] = '\n';
+    longest[PROTO_RX_FRAME_MAX + 1] = '\0';
+    feed(&rx, longest, &got);
+    CHECK(got == PROTO_RX_FRAME, "a 96-byte frame with '\\r\\n' is taken");
+    longest[PROTO_RX_FRAME_MAX - 1] = 'A';
+    longest[PROTO_RX_FRAME_MAX] = '\n';
+    longest[PROTO_RX_FRAME_MAX + 1] = '\0';
+    feed(&rx, longest, &got);
+    CHECK(got == PROTO_RX_LONG, "a 97-byte frame is too long");
+    {
+        char huge[400];
+        memset(huge, 'B', sizeof huge);
+        huge[0] = '$';
+        huge[sizeof huge - 2] = '\n';
+        huge[sizeof huge - 1] = '\0';
+        feed(&rx, huge, &got);
+        CHECK(got == PROTO_RX_LONG, "a 400-byte frame is too long");
+        feed(&rx, "$PING,4*A637\n", &got);
+        CHECK(got == PROTO_RX_FRAME, "the next frame after a long one is taken");
+    }
+}
+
+static void rgb_at(const uint8_t *grb, int led, int *r, int *g, int *b)
+{
+    *g = grb[3 * led];
+    *r = grb[3 * led + 1];
+    *b = grb[3 * led + 2];
+}
+
+static int led_is(const uint8_t *grb, int led, int r, int g, int b)
+{
+    int rr, gg, bb;
+    rgb_at(grb, led, &rr, &gg, &bb);
+    return rr == r && gg == g && bb == b;
+}
+
+static void test_render(void)
+{
+    uint8_t grb[3 * 71];
+    proto_state_t st;
+    proto_cmd_t cmd;
+    int i, all;
+
+    CHECK(proto_led_count(&LAYOUT) == 71 && LED_COUNT == 71, "default layout: 71 LEDs");
+
+    memset(&st, 0, sizeof st);
+    st.brightness = 64;
+    proto_render(&LAYOUT, &st, 1, 1, 0, grb);
+    for (i = 0, all = 1; i < 70; i++)
+        all &= led_is(grb, i, 0, 0, 0);
+    CHECK(all && led_is(grb, 70, 0, 64, 0), "initial state: dark, status green at 64");
+    proto_render(&LAYOUT, &st, 0, 1, 0, grb);
+    CHECK(led_is(grb, 70, 64, 0, 0), "link lost, blink on: status red");
+    proto_render(&LAYOUT, &st, 0, 0, 0, grb);
+    CHECK(led_is(grb, 70, 0, 0, 0), "link lost, blink off: status off");
+
+    parse_body("SET,2,255,1,7,2,-1", &cmd);
+    proto_render(&LAYOUT, &cmd.state, 1, 1, 0, grb);
+    CHECK(led_is(grb, 0, 0, 64, 0) && led_is(grb, 1, 0, 64, 0), "seat 1: two green at the limit");
+    CHECK(led_is(grb, 2, 0, 0, 16) && led_is(grb, 9, 0, 0, 16), "seat 1 to act: rest blue 64*64/255");
+    CHECK(led_is(grb, 10, 64, 0, 0) && led_is(grb, 11, 0, 0, 0), "seat 2: one red, rest off");
+    CHECK(led_is(grb, 20, 0, 0, 0) && led_is(grb, 59, 0, 0, 0), "seats beyond N are dark");
+    CHECK(led_is(grb, 60, 64, 40, 0) && led_is(grb, 66, 64, 40, 0) && led_is(grb, 67, 0, 0, 0),
+          "pool: seven amber (255,160,0 scaled to 64,40,0)");
+
+    parse_body("SET,3,30,5,0,1,1,1,1,1,1", &cmd);
+    proto_render(&LAYOUT, &cmd.state, 1, 1, 0, grb);
+    CHECK(led_is(grb, 0, 0, 30, 0) && led_is(grb, 41, 0, 0, 7) && led_is(grb, 70, 0, 30, 0),
+          "brightness 30 below the limit scales every colour, status included");
+
+    parse_body("SET,4,255,3,0,1,1", &cmd);
+    proto_render(&LAYOUT, &cmd.state, 1, 1, 0, grb);
+    CHECK(led_is(grb, 21, 0, 0, 0), "turn on a seat beyond N stays dark");
+
+    proto_render(&LAYOUT, &cmd.state, 0, 1, 1, grb);
+    for (i = 0, all = 1; i < 71; i++)
+        all &= led_is(grb, i, 64, 64, 64);
+    CHECK(all, "TEST on: every LED white at max_brightness");
+}
+
+static void test_buttons(void)
+{
+    button_t b;
+    uint32_t t;
+    int events = 0, longs = 0;
+    char e;
+
+    button_init(&b, 0);
+    for (t = 0; t < 100; t++)
+        if (button_update(&b, (t / 5) % 2, t))
+            events++;
+    CHECK(events == 0, "bounces shorter than 20 ms give no event");
+
+    button_init(&b, 0);
+    events = 0;
+    for (t = 0; t < 300; t++) {
+        e = button_update(&b, t >= 10 && t < 200, t);
+        if (e == 'P')
+            events++;
+        else if (e)
+            longs++;
+    }
+    CHECK(events == 1 && longs == 0, "a short press gives one P on release");
+
+    button_init(&b, 0);
+    events = longs = 0;
+    for (t = 0; t < 3000; t++) {
+        e = button_update(&b, t >= 10 && t < 2000, t);
+        if (e == 'L')
+            longs++;
+        else if (e)
+            events++;
+    }
+    CHECK(longs == 1 && events == 0, "a 2 s hold gives one L and a silent release");
+
+    button_init(&b, 0);
+    for (t = 0; t < 1500; t++) {
+        e = button_update(&b, t >= 10 && t < 1020, t);
+        if (e)
+            break;
+    }
+    CHECK(e == 'L' && t == 1030, "L comes 1 s after the debounced press (t=%u)", (unsigned)t);
+}
+
+static void test_queue(void)
+{
+    btn_queue_t q;
+    btn_event_t *e;
+    int i;
+
+    btnq_init(&q);
+    for (i = 1; i <= 9; i++)
+        btnq_push(&q, (uint16_t)i, 1, 'P', 0);
+    CHECK(q.count == 8 && q.events[0].dseq == 2, "a ninth event drops the oldest");
+    CHECK(btnq_due(&q, 249) == NULL, "no resend before 250 ms");
+    e = btnq_due(&q, 250);
+    CHECK(e && e->dseq == 2, "the oldest is resent after 250 ms");
+    CHECK(btnq_due(&q, 260) == NULL, "then not again for 250 ms");
+    CHECK(btnq_ack(&q, 5) && q.count == 7 && q.events[2].dseq == 4 && q.events[3].dseq == 6,
+          "ACK removes an event from the middle, order kept");
+    CHECK(!btnq_ack(&q, 5), "a repeated ACK removes nothing");
+    CHECK(btnq_ack(&q, 2) && btnq_due(&q, 300)->dseq == 3, "next oldest is resent once due");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: %s path/to/crc.tsv\n", argv[0]);
+        return 2;
+    }
+    load_vectors(argv[1]);
+    test_crc();
+    test_parse_vectors();
+    test_parse_errors();
+    test_encode();
+    test_receiver();
+    test_render();
+    test_buttons();
+    test_queue();
+    printf("%d checks, %d failed\n", checks, failures);
+    return failures ? 1 : 0;
+}
