@@ -363,6 +363,8 @@ class StoneCounterClient:
             self._error(f"cannot open {path}: {exc}")
             return False
         link = _Link(ser, path, self._wake_r)
+        with self._cond:
+            self._boot = None  # another device, or the same one reset, until BOOT or HELLO says
         shook = False
         try:
             self._await_banner(link)
