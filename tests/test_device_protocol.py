@@ -1,0 +1,236 @@
+"""Stone counter protocol: CRC and frame vectors, framing, parsing, state encoding, rendering."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from firmware_bridge.protocol import (
+    MAX_DEVICE_FRAME,
+    MAX_HOST_FRAME,
+    NAK_REASONS,
+    DisplayState,
+    Frame,
+    FrameError,
+    FrameSplitter,
+    Layout,
+    crc16,
+    decode_leds,
+    encode_frame,
+    encode_leds,
+    parse_frame,
+    render,
+    set_body,
+)
+
+VECTORS = Path(__file__).resolve().parents[1] / "firmware_bridge" / "vectors"
+
+
+def _rows(name: str) -> list[list[str]]:
+    lines = (VECTORS / name).read_text(encoding="ascii").splitlines()
+    return [line.split("\t") for line in lines if not line.startswith("#")]
+
+
+CRC_ROWS = _rows("crc.tsv")
+FRAME_ROWS = _rows("frames.tsv")
+
+
+@pytest.mark.parametrize(("body", "crc"), CRC_ROWS)
+def test_crc_vectors(body, crc):
+    assert f"{crc16(body.encode('ascii')):04X}" == crc
+
+
+def test_crc_check_value():
+    assert crc16(b"123456789") == 0x29B1
+
+
+@pytest.mark.parametrize(("body", "crc"), [r for r in CRC_ROWS if r[0] and r[0] != "123456789"])
+def test_encode_frame_vectors(body, crc):
+    assert encode_frame(body) == f"${body}*{crc}\n".encode("ascii")
+    frame = parse_frame(encode_frame(body))
+    assert frame.body == body and frame.encode() == encode_frame(body)
+
+
+@pytest.mark.parametrize(("direction", "text", "result"), FRAME_ROWS)
+def test_frame_vectors(direction, text, result):
+    if direction == "H":
+        kwargs = {"max_len": MAX_HOST_FRAME, "layout": Layout()}
+    else:
+        kwargs = {"max_len": MAX_DEVICE_FRAME}
+    line = text.encode("ascii") + b"\n"
+    if result.startswith("OK,"):
+        _, kind, seq = result.split(",")
+        frame = parse_frame(line, **kwargs)
+        assert (frame.kind, frame.seq) == (kind, int(seq))
+        assert frame.encode() == line  # canonical text both ways
+    else:
+        _, seq, reason = result.split(",")
+        with pytest.raises(FrameError) as err:
+            parse_frame(line, **kwargs)
+        assert (err.value.reason, err.value.seq) == (reason, int(seq))
+
+
+def test_frame_vectors_cover_every_nak_reason():
+    reasons = {r.split(",")[2] for _, _, r in FRAME_ROWS if r.startswith("NAK,")}
+    assert reasons == set(NAK_REASONS)
+
+
+def test_crlf_is_accepted_and_length_ignores_cr():
+    assert parse_frame(b"$PING,4*A637\r\n").seq == 4
+    body = "PING,4," + "0" * (MAX_HOST_FRAME - len("$PING,4,*XXXX\n"))
+    line = encode_frame(body)
+    assert len(line) == MAX_HOST_FRAME
+    for at_limit in (line, line[:-1] + b"\r\n"):
+        with pytest.raises(FrameError) as err:
+            parse_frame(at_limit, max_len=MAX_HOST_FRAME)
+        assert (err.value.reason, err.value.seq) == ("parse", 4)  # too many fields, not too long
+    with pytest.raises(FrameError) as err:
+        parse_frame(encode_frame(body + "0"), max_len=MAX_HOST_FRAME)
+    assert (err.value.reason, err.value.seq) == ("long", 0)
+
+
+@pytest.mark.parametrize(
+    "bad", ["", "a*b", "$x", "no$dollar", "bad\n", "caf\u00e9", "tab\there"]
+)
+def test_encode_frame_refuses_bad_bodies(bad):
+    if bad == "":
+        assert encode_frame("") == b"$*FFFF\n"
+        return
+    with pytest.raises(ValueError):
+        encode_frame(bad)
+
+
+def test_parse_refuses_non_printable_body_with_valid_crc():
+    body = b"PI\x01NG,4"
+    line = b"$" + body + b"*" + f"{crc16(body):04X}".encode() + b"\n"
+    with pytest.raises(FrameError) as err:
+        parse_frame(line)
+    assert (err.value.reason, err.value.seq) == ("parse", 4)
+
+
+def test_parse_without_dollar_or_star():
+    with pytest.raises(FrameError, match="parse"):
+        parse_frame(b"PING,4*A637\n")
+    with pytest.raises(FrameError, match="parse"):
+        parse_frame(b"$PING,4\n")
+
+
+# --------------------------------------------------------------------------- splitter
+def test_splitter_skips_noise_and_restarts_on_dollar():
+    s = FrameSplitter(MAX_HOST_FRAME)
+    out = s.feed(b"bootloader noise\x00\xff$PI$PING,4*A6")
+    assert out == []
+    out = s.feed(b"37\r\n junk $ACK,5*9754\n")
+    assert out == [b"$PING,4*A637\r\n", b"$ACK,5*9754\n"]
+    assert [parse_frame(x).kind for x in out] == ["PING", "ACK"]
+
+
+def test_splitter_cuts_overlong_frames_and_resyncs():
+    s = FrameSplitter(MAX_HOST_FRAME)
+    out = s.feed(b"$" + b"A" * 300 + b"\n$PING,4*A637\n")
+    assert len(out) == 2
+    with pytest.raises(FrameError) as err:
+        parse_frame(out[0], max_len=MAX_HOST_FRAME)
+    assert (err.value.reason, err.value.seq) == ("long", 0)
+    assert parse_frame(out[1]).kind == "PING"
+
+
+def test_splitter_byte_by_byte_equals_whole():
+    stream = b"".join(encode_frame(f"PING,{i}") for i in range(1, 30))
+    s1, s2 = FrameSplitter(), FrameSplitter()
+    one = [f for b in stream for f in s1.feed(bytes([b]))]
+    assert one == s2.feed(stream)
+    assert [parse_frame(f).seq for f in one] == list(range(1, 30))
+
+
+# --------------------------------------------------------------------------- state encoding
+def test_set_body_round_trip():
+    state = DisplayState((3, -2, 0, 10), pool=4, turn=2, brightness=40)
+    body = set_body(17, state)
+    assert body == "SET,17,40,2,4,3,-2,0,10"
+    frame = parse_frame(encode_frame(body), layout=Layout())
+    assert frame == Frame("SET", 17, (40, 2, 4, 3, -2, 0, 10))
+    assert frame.state() == state
+
+
+def test_state_values_become_a_tuple_and_are_checked():
+    assert DisplayState([1, 2]).values == (1, 2)
+    for bad in (
+        {"values": ()},
+        {"values": (0,) * 7},
+        {"values": (1,), "brightness": 256},
+        {"values": (1,), "turn": 7},
+        {"values": (1,), "pool": -1},
+    ):
+        with pytest.raises(ValueError):
+            DisplayState(**bad)
+
+
+def test_layout_check_and_range_naks():
+    small = Layout(seats=4, leds_per_seat=5, pool_leds=3, max_brightness=100)
+    assert small.led_count == 4 * 5 + 3 + 1
+    assert small.check(DisplayState((5, -5, 0, 1), pool=3)) is None
+    assert "seat 2" in small.check(DisplayState((5, -6)))
+    assert "pool" in small.check(DisplayState((0,), pool=4))
+    assert "5 seat values" in small.check(DisplayState((0,) * 5))
+    with pytest.raises(FrameError) as err:
+        parse_frame(encode_frame("SET,9,255,0,0,0,0,0,0,0"), layout=small)
+    assert (err.value.reason, err.value.seq) == ("range", 9)
+
+
+def test_hello_reply_layout_and_fb_leds():
+    reply = parse_frame(encode_frame("HELLO,1,1.0.0,1,7,6,10,10,64"))
+    assert reply.is_hello_reply and reply.layout() == Layout()
+    assert reply.args[:3] == ("1.0.0", 1, 7)
+    fb = parse_frame(encode_frame("FB,5,1,00FF00FFA000"))
+    assert fb.leds() == ((0, 255, 0), (255, 160, 0))
+    assert decode_leds(encode_leds(((1, 2, 3), (254, 0, 171)))) == ((1, 2, 3), (254, 0, 171))
+
+
+# --------------------------------------------------------------------------- render
+def test_render_default_layout_colours_and_scaling():
+    layout = Layout()
+    state = DisplayState((3, -2, 0, 10), pool=4, turn=3, brightness=255)
+    leds = render(layout, state, link_alive=True)
+    assert len(leds) == 71
+    b = 64  # min(255, max_brightness)
+    green, red, blue = (0, 255 * b // 255, 0), (255 * b // 255, 0, 0), (0, 0, 64 * b // 255)
+    amber, off = (255 * b // 255, 160 * b // 255, 0), (0, 0, 0)
+    assert leds[0:10] == (green,) * 3 + (off,) * 7
+    assert leds[10:20] == (red,) * 2 + (off,) * 8
+    assert leds[20:30] == (blue,) * 10  # seat 3's turn, value 0
+    assert leds[30:40] == (green,) * 10
+    assert leds[40:60] == (off,) * 20  # seats 5 and 6 beyond the state's values
+    assert leds[60:70] == (amber,) * 4 + (off,) * 6
+    assert leds[70] == green
+    assert green == (0, 64, 0) and amber == (64, 40, 0) and blue == (0, 0, 16)
+
+
+def test_render_brightness_below_limit_and_link_lost_blink():
+    layout = Layout(seats=2, leds_per_seat=3, pool_leds=2, max_brightness=200)
+    state = DisplayState((-1, 2), pool=1, turn=1, brightness=100)
+    leds = render(layout, state, link_alive=False, blink_on=True)
+    assert leds == (
+        (100, 0, 0), (0, 0, 25), (0, 0, 25),
+        (0, 100, 0), (0, 100, 0), (0, 0, 0),
+        (100, 62, 0), (0, 0, 0),
+        (100, 0, 0),
+    )  # fmt: skip
+    assert render(layout, state, link_alive=False, blink_on=False)[-1] == (0, 0, 0)
+    assert render(layout, state, link_alive=True, blink_on=False)[-1] == (0, 100, 0)
+
+
+def test_render_turn_beyond_the_values_stays_dark():
+    layout = Layout(seats=3, leds_per_seat=2, pool_leds=0)
+    leds = render(layout, DisplayState((1,), turn=3), link_alive=True)
+    assert leds[4:6] == ((0, 0, 0), (0, 0, 0))
+
+
+def test_render_test_mode_and_initial_state():
+    layout = Layout()
+    state = DisplayState((1,), brightness=10)
+    assert render(layout, state, True, test=True) == ((64, 64, 64),) * 71
+    assert render(layout, state, False, blink_on=False, test=True) == ((64, 64, 64),) * 71
+    initial = render(layout, layout.initial_state(), True)
+    assert initial[:70] == ((0, 0, 0),) * 70 and initial[70] == (0, 64, 0)
