@@ -140,8 +140,11 @@ static void handle_frame(const char *content, uint8_t len, uint32_t now)
             break;
         }
     }
-    /* Counted after the reply, so that a QUERY after a silence still reports the lost link. */
-    if (cmd.crc_ok)
+    /*
+     * Only frames taken without a NAK keep the link alive; counted after the reply, so that a
+     * QUERY after a silence still reports the lost link.
+     */
+    if (err == PROTO_OK)
         last_valid_ms = now;
 }
 
