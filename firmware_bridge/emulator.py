@@ -180,6 +180,12 @@ class Emulator:
             os.replace(tmp, self.port)
             self._reset_device()
 
+    def reset(self) -> None:
+        """Press the reset button: the port stays, the device restarts and sends ``BOOT``."""
+        with self._lock:
+            self._reset_device()
+            self._boot_at = time.monotonic() + BOOT_DELAY
+
     def press(self, button: int, kind: str = "P") -> None:
         """A button event: ``button`` 0 (undo) or 1-6, ``kind`` ``P`` or ``L``."""
         if not 0 <= button <= 6 or kind not in ("P", "L"):

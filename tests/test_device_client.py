@@ -1,0 +1,203 @@
+"""Host client against the emulator on a pty: the real pyserial path, faults, unplug and replug.
+
+Timing is never asserted; the timeouts only keep a broken build from hanging.
+"""
+
+from __future__ import annotations
+
+import collections
+import queue
+import random
+import time
+
+import pytest
+
+from firmware_bridge import emulator as emulator_module
+from firmware_bridge.client import ButtonEvent, StoneCounterClient
+from firmware_bridge.emulator import Emulator, Faults
+from firmware_bridge.protocol import DisplayState, Layout, render
+
+LONG = 20.0  # seconds: only to avoid hangs
+
+
+def wait_until(predicate, timeout=LONG, step=0.01):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(step)
+    return predicate()
+
+
+def drain(q: queue.Queue) -> list[ButtonEvent]:
+    out = []
+    while True:
+        try:
+            out.append(q.get_nowait())
+        except queue.Empty:
+            return out
+
+
+@pytest.fixture
+def emu():
+    with Emulator(seed=1) as e:
+        yield e
+
+
+def test_handshake_status(emu):
+    with StoneCounterClient(emu.port) as client:
+        assert client.wait_connected(LONG)
+        st = client.status()
+        assert st.connected and st.port == emu.port
+        assert (st.fw_version, st.proto_version, st.boot) == ("1.0.0", 1, emu.boot)
+        assert st.layout == Layout()
+        assert st.last_error is None and not st.state_acked  # no state set yet
+    assert not client.status().connected
+
+
+def test_handshake_with_a_board_that_resets_on_open():
+    layout = Layout(seats=3, leds_per_seat=4, pool_leds=2, max_brightness=100)
+    with Emulator(layout, reset_on_open=True, boot=41) as emu, StoneCounterClient(emu.port) as client:
+        assert client.wait_connected(LONG)
+        assert client.status().layout == layout and client.status().boot == emu.boot == 43
+
+
+def test_state_set_and_framebuffer(emu):
+    state = DisplayState((3, -2, 0, 10), pool=4, turn=3, brightness=40)
+    with StoneCounterClient(emu.port) as client:
+        client.set_state(state)  # before the connection: kept and sent after the handshake
+        assert client.wait_acked(LONG) and client.status().state_acked
+        assert emu.state == state
+        fb = client.query_framebuffer(timeout=LONG)
+        assert fb.link is True
+        assert fb.leds == render(Layout(), state, link_alive=True)
+        client.set_test(True)
+        assert client.wait_test_acked(LONG) and emu.test
+        assert client.query_framebuffer(timeout=LONG).leds == ((64, 64, 64),) * 71
+        client.set_test(False)
+        assert client.wait_test_acked(LONG) and not emu.test
+
+
+def test_newest_state_wins_and_set_state_refuses_non_states(emu):
+    with StoneCounterClient(emu.port) as client:
+        for i in range(200):
+            client.set_state(DisplayState((i % 11,), pool=i % 11))
+        assert client.wait_acked(LONG)
+        assert emu.state == DisplayState((199 % 11,), pool=199 % 11)
+        with pytest.raises(TypeError):
+            client.set_state((1, 2, 3))
+
+
+def test_out_of_range_state_is_refused_and_reported():
+    layout = Layout(seats=2, leds_per_seat=5, pool_leds=3)
+    with Emulator(layout) as emu, StoneCounterClient(emu.port) as client:
+        assert client.wait_connected(LONG)
+        client.set_state(DisplayState((6, 0)))
+        assert wait_until(lambda: "refused the state (range)" in (client.status().last_error or ""))
+        assert not client.status().state_acked and emu.state == Layout(2, 5, 3).initial_state()
+        client.set_state(DisplayState((5, -5), pool=3))
+        assert client.wait_acked(LONG) and emu.state == DisplayState((5, -5), pool=3)
+
+
+def test_buttons_arrive_exactly_once_when_acks_are_lost():
+    lossy = Faults(drop=0.5)  # half the host's ACKs never reach the device
+    with Emulator(to_device=lossy, seed=5) as emu, StoneCounterClient(emu.port, tries=30) as client:
+        assert client.wait_connected(LONG)
+        for button, kind in [(1, "P"), (0, "L"), (6, "P"), (3, "L")]:
+            emu.press(button, kind)
+        assert wait_until(lambda: emu.unacked_buttons == 0 and len(emu.presses) == 4)
+        time.sleep(0.3)  # any resend still on its way
+        got = drain(client.buttons)
+        assert [(e.button, e.kind) for e in got] == [(1, "P"), (0, "L"), (6, "P"), (3, "L")]
+        assert {(e.boot, e.seq) for e in got} == {(p.boot, p.seq) for p in emu.presses}
+
+
+def test_device_reset_is_noticed_and_state_resent(emu):
+    state = DisplayState((1, 2, 3), pool=1, turn=2)
+    with StoneCounterClient(emu.port) as client:
+        client.set_state(state)
+        assert client.wait_acked(LONG)
+        before = client.status().boot
+        emu.reset()
+        assert wait_until(lambda: client.status().boot == before + 1)
+        assert client.wait_acked(LONG) and emu.state == state
+
+
+def test_unplug_replug_reconnects_on_the_same_path(emu):
+    state = DisplayState((4,), pool=2)
+    with StoneCounterClient(emu.port) as client:
+        client.set_state(state)
+        assert client.wait_acked(LONG)
+        emu.unplug()
+        assert wait_until(lambda: not client.status().connected)
+        client.set_state(DisplayState((5,)))  # never blocks, device or not
+        emu.replug()
+        assert client.wait_connected(LONG) and client.wait_acked(LONG)
+        assert emu.state == DisplayState((5,))
+        assert "Input/output error" in client.status().last_error or "unplugged" in client.status().last_error
+
+
+def test_protocol_mismatch_is_an_error_shown_to_the_user():
+    with Emulator(proto=2) as emu, StoneCounterClient(emu.port) as client:
+        assert wait_until(lambda: "protocol 2" in (client.status().last_error or ""))
+        assert not client.status().connected
+
+
+def test_absent_port_is_reported_and_stop_does_not_hang(tmp_path):
+    client = StoneCounterClient(str(tmp_path / "no-such-tty"))
+    client.start()
+    client.set_state(DisplayState((1,)))
+    assert wait_until(lambda: "cannot open" in (client.status().last_error or ""))
+    with pytest.raises(TimeoutError):
+        client.query_framebuffer(timeout=0.2)
+    client.stop()
+    client.stop()  # idempotent
+    assert not client.status().connected
+
+
+def test_emulator_shows_link_lost_after_silence(emu, monkeypatch):
+    monkeypatch.setattr(emulator_module, "LINK_TIMEOUT", 0.3)
+    with StoneCounterClient(emu.port) as client:
+        client.set_state(DisplayState((2,)))
+        assert client.wait_acked(LONG)
+    assert wait_until(lambda: not emu.link_alive)
+    status_led = emu.framebuffer()[-1]
+    assert status_led in ((64, 0, 0), (0, 0, 0))
+    assert emu.framebuffer()[:2] == ((0, 64, 0), (0, 64, 0))  # the last state stays
+
+
+def test_stress_faults_and_replugs_over_1000_updates():
+    """Acceptance: 5 % dropped and 5 % corrupted frames both ways, three unplug/replug cycles over
+    1,000 state updates: the device ends in the host's last state, every press arrives once."""
+    faults = Faults(drop=0.05, corrupt=0.05)
+    rng = random.Random(2026)
+    with (
+        Emulator(to_device=faults, to_host=faults, seed=2026) as emu,
+        StoneCounterClient(emu.port) as client,
+    ):
+        assert client.wait_connected(LONG)
+        last = None
+        for i in range(1000):
+            values = tuple(rng.randint(-10, 10) for _ in range(rng.randint(1, 6)))
+            last = DisplayState(values, rng.randint(0, 10), rng.randint(0, 6), rng.randint(0, 255))
+            client.set_state(last)
+            # A press every ~0.5 s. The device keeps 8 unacknowledged events (PROTOCOL.md); a
+            # person does not press eight buttons while the link is down, so neither do we.
+            if i % 40 == 0 and emu.unacked_buttons < 4:
+                emu.press(rng.randint(0, 6), rng.choice("PL"))
+            if i in (250, 500, 750):
+                # Unplugging loses the device's memory, unacknowledged presses included.
+                assert wait_until(lambda: emu.unacked_buttons == 0)
+                emu.unplug()
+                time.sleep(0.1)
+                emu.replug()
+            time.sleep(0.005)
+        assert client.wait_acked(60.0)
+        assert emu.state == last
+        assert wait_until(lambda: emu.unacked_buttons == 0)
+        time.sleep(0.3)
+        got = collections.Counter((e.boot, e.seq, e.button, e.kind) for e in drain(client.buttons))
+        pressed = collections.Counter((p.boot, p.seq, p.button, p.kind) for p in emu.presses)
+        assert len(pressed) >= 20
+        assert got == pressed
+        assert emu.boot >= 4  # three replugs after the first plug
