@@ -1,0 +1,115 @@
+"""The ``synth`` command line: render datasets and contact sheets.
+
+    synth dataset --deck hanafuda|playing --style mantia[,classic] [--art-dir DIR] --count N
+                  --seed S [--size 640|WxH] --out DIR [--obb] [--crops] [--classes SCHEME]
+                  [--min-visible F] [--format png|jpg] [--workers N]
+    synth sheet --out docs/synth_contact_sheet.jpg [--art-dir DIR] [--seed S] [--outlines]
+    synth styles --deck hanafuda|playing [--art-dir DIR]
+
+``main(argv)`` returns a process exit code; ``python -m vision.synth …`` runs it. Styles outside the
+package (``classic``, ``kokujou``) are read from ``--art-dir`` (laid out like shared/assets), which
+also supplies table textures from its ``backgrounds/`` folder.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+from vision.synth.classes import SCHEMES
+
+
+def _size(text: str) -> tuple[int, int]:
+    try:
+        if "x" in text.lower():
+            w, h = (int(v) for v in text.lower().split("x"))
+        else:
+            w = h = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"bad size {text!r}; expected e.g. 640 or 640x480") from None
+    if not (32 <= w <= 8192 and 32 <= h <= 8192):
+        raise argparse.ArgumentTypeError(f"size {text!r} out of range 32-8192")
+    return w, h
+
+
+def _parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(prog="synth", description="Synthetic card-table scenes and datasets.")
+    sub = ap.add_subparsers(dest="command", required=True)
+    d = sub.add_parser("dataset", help="render an ultralytics dataset")
+    d.add_argument("--deck", required=True, choices=("hanafuda", "playing"))
+    d.add_argument("--style", required=True, help="art style(s), comma-separated, e.g. mantia,classic")
+    d.add_argument("--art-dir", help="folder laid out like shared/assets with extra styles and backgrounds")
+    d.add_argument("--count", type=int, default=100, help="number of images")
+    d.add_argument("--seed", type=int, default=0, help="first scene seed (scenes use seed … seed+count-1)")
+    d.add_argument("--size", type=_size, default=(640, 640), help="image size: 640 or WxH (pixels)")
+    d.add_argument("--out", required=True, help="output folder")
+    d.add_argument("--obb", action="store_true", help="oriented boxes (ultralytics OBB) instead of boxes")
+    d.add_argument("--crops", action="store_true", help="also write rectified classification crops")
+    d.add_argument("--classes", default="recognition", choices=SCHEMES, help="class naming scheme")
+    d.add_argument("--min-visible", type=float, default=0.25, help="label cards at least this visible (0-1)")
+    d.add_argument("--format", dest="image_format", default="png", choices=("png", "jpg"))
+    d.add_argument("--workers", type=int, default=1, help="processes")
+    s = sub.add_parser("sheet", help="render a contact sheet of sample scenes")
+    s.add_argument("--out", required=True, help="output image (.jpg or .png)")
+    s.add_argument("--art-dir")
+    s.add_argument("--seed", type=int, default=1000)
+    s.add_argument("--tile", type=int, default=256)
+    s.add_argument("--outlines", action="store_true", help="draw the labelled card outlines")
+    t = sub.add_parser("styles", help="list the art styles of a deck")
+    t.add_argument("--deck", required=True, choices=("hanafuda", "playing"))
+    t.add_argument("--art-dir")
+    return ap
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the synth command line; returns the exit code (2 for bad input)."""
+    args = _parser().parse_args(argv)
+    try:
+        import cv2  # noqa: F401
+    except ImportError:
+        print("synth needs OpenCV and NumPy: pip install 'fudaba[synth]'", file=sys.stderr)
+        return 2
+    from vision.synth.artset import ArtNotFoundError, available_styles
+
+    try:
+        if args.command == "styles":
+            print("\n".join(available_styles(args.deck, args.art_dir)))
+            return 0
+        if args.command == "sheet":
+            import cv2
+
+            from vision.synth.sheet import contact_sheet
+
+            img = contact_sheet(args.art_dir, args.seed, tile=args.tile, outlines=args.outlines)
+            params = [cv2.IMWRITE_JPEG_QUALITY, 82] if args.out.lower().endswith((".jpg", ".jpeg")) else []
+            if not cv2.imwrite(args.out, img, params):
+                print(f"cannot write {args.out!r}", file=sys.stderr)
+                return 2
+            print(f"wrote {args.out} ({img.shape[1]}x{img.shape[0]})")
+            return 0
+        from vision.synth.export import DatasetSpec, write_dataset
+
+        styles = tuple(s.strip() for s in args.style.split(",") if s.strip())
+        if not 0 <= args.min_visible <= 1:
+            raise ValueError("--min-visible must be between 0 and 1")
+        spec = DatasetSpec(
+            deck=args.deck, styles=styles, out=args.out, count=args.count, seed=args.seed, size=args.size,
+            art_dir=args.art_dir, obb=args.obb, crops=args.crops, classes=args.classes,
+            min_visible=args.min_visible, image_format=args.image_format, workers=max(1, args.workers),
+        )
+        start = time.perf_counter()
+        summary = write_dataset(spec)
+        spent = time.perf_counter() - start
+        c = summary["counts"]
+        print(f"wrote {args.count} images to {args.out} in {spent:.1f} s ({args.count / spent:.1f}/s): "
+              + ", ".join(f"{k} {v['images']} images {v['labels']} labels" + (f" {v['crops']} crops" if args.crops else "")
+                          for k, v in c.items()))
+        return 0
+    except (ArtNotFoundError, ValueError, OSError) as e:
+        print(f"synth: {e}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
