@@ -6,9 +6,15 @@
 * ``fudaba rules [GAME] [--ruleset R] [--option K=V] [--json]`` — the rules as implemented.
 * ``fudaba simulate GAME [--players N] [--seed S] [--ruleset R] [--option K=V] [-o RECORD]`` — play a
   random legal match and write its record.
+* ``fudaba device list`` — the serial ports, stone counters (by USB id) first.
+* ``fudaba device test [PORT] [--seconds S]`` — light every LED, print button events as they come
+  for S seconds (default 10) or until Ctrl-C, then turn the LEDs back.
+* ``fudaba device emulate [--seats N] [--drop P] ...`` — run the emulated stone counter; its port
+  path is the first line printed; typed lines ``N`` or ``N L`` press button N; Ctrl-C stops it.
 
-Exit status: 0 on success, 2 on bad input (with ``file:line: reason`` for records); nothing is
-printed to standard output before the whole answer is known.
+Exit status: 0 on success, 2 on bad input (with ``file:line: reason`` for records) or when no stone
+counter answers. Except for the ``device`` commands, which report as they go, nothing is printed to
+standard output before the whole answer is known.
 """
 
 from __future__ import annotations
@@ -167,6 +173,158 @@ def cmd_simulate(args: argparse.Namespace) -> tuple[str, int]:
     return text, 0
 
 
+# --------------------------------------------------------------------------- device
+def cmd_device_list(args: argparse.Namespace) -> tuple[str, int]:
+    from firmware_bridge.ports import list_ports
+
+    ports = list_ports()
+    if not ports:
+        return "no serial ports found\n", 0
+    width = max(len(p.device) for p in ports)
+    lines = [f"{'PORT':<{width}}  USB ID     DESCRIPTION"]
+    for p in ports:
+        mark = "  [stone counter]" if p.matches else ""
+        lines.append(f"{p.device:<{width}}  {p.usb_id:<9}  {p.description}{mark}")
+    return "\n".join(lines) + "\n", 0
+
+
+def _say(text: str) -> None:
+    print(text, flush=True)
+
+
+def cmd_device_test(args: argparse.Namespace) -> tuple[str, int]:
+    import os
+    import queue
+    import time
+
+    from firmware_bridge.client import StoneCounterClient
+    from firmware_bridge.ports import find_device
+
+    port = args.port or find_device()
+    if port is None:
+        raise BadInput(
+            "no stone counter found: no serial port has a known USB id"
+            " (`fudaba device list` shows the ports); give its PORT"
+        )
+    if "://" not in port and not os.path.exists(port):
+        raise BadInput(f"no such port: {port}")
+    client = StoneCounterClient(port, banner_timeout=args.banner_timeout)
+    client.start()
+    try:
+        if not client.wait_connected(args.banner_timeout + 2.0):
+            raise BadInput(f"no stone counter answered on {port}: {client.status().last_error}")
+        st = client.status()
+        lay = st.layout
+        _say(
+            f"stone counter on {port}: firmware {st.fw_version}, protocol {st.proto_version},"
+            f" boot {st.boot}"
+        )
+        if lay is not None:
+            _say(
+                f"layout: {lay.seats} seats x {lay.leds_per_seat} LEDs, {lay.pool_leds} pool LEDs,"
+                f" 1 status LED ({lay.led_count} in all), brightness limit {lay.max_brightness}"
+            )
+        client.set_test(True)
+        if not client.wait_test_acked(3.0):
+            raise BadInput(f"the stone counter on {port} did not confirm TEST: {client.status().last_error}")
+        _say(f"every LED lit white; press the buttons ({args.seconds:g} s, Ctrl-C to stop)")
+        deadline = time.monotonic() + args.seconds
+        try:
+            while (left := deadline - time.monotonic()) > 0:
+                try:
+                    ev = client.buttons.get(timeout=min(left, 0.1))
+                except queue.Empty:
+                    continue
+                name = "undo" if ev.button == 0 else f"seat {ev.button}"
+                kind = "long press" if ev.kind == "L" else "press"
+                _say(f"button {ev.button} ({name}): {kind}")
+        except KeyboardInterrupt:
+            pass
+        client.set_test(False)
+        off = client.wait_test_acked(3.0)
+        _say("LEDs back to the state" if off else "could not turn TEST off: the device did not answer")
+    finally:
+        client.stop()
+    return "", 0
+
+
+def cmd_device_emulate(args: argparse.Namespace) -> tuple[str, int]:
+    import threading
+    import time
+
+    from firmware_bridge.emulator import Emulator, Faults
+    from firmware_bridge.protocol import Layout
+
+    layout = Layout(args.seats, args.leds_per_seat, args.pool, args.max_brightness)
+    faults = Faults(drop=args.drop, corrupt=args.corrupt, delay=args.delay)
+    emu = Emulator(layout, to_device=faults, to_host=faults, reset_on_open=args.reset_on_open)
+    emu.start()
+
+    def read_presses() -> None:
+        for line in sys.stdin:
+            words = line.split()
+            if not words:
+                continue
+            try:
+                emu.press(int(words[0]), words[1].upper() if len(words) > 1 else "P")
+            except ValueError as exc:
+                print(f"fudaba: {exc} (type N or N L, N 0-6)", file=sys.stderr, flush=True)
+
+    try:
+        _say(emu.port)
+        print(
+            f"stone counter emulator on {emu.port} (pty {emu.pty_path}); type N or N L to press"
+            " button N; Ctrl-C stops",
+            file=sys.stderr,
+            flush=True,
+        )
+        threading.Thread(target=read_presses, daemon=True).start()
+        deadline = time.monotonic() + args.seconds if args.seconds else None
+        while deadline is None or time.monotonic() < deadline:
+            time.sleep(0.1)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        emu.stop()
+    return "", 0
+
+
+def _probability(text: str) -> float:
+    value = float(text)
+    if not 0.0 <= value <= 1.0:
+        raise argparse.ArgumentTypeError(f"a probability is 0-1, not {text}")
+    return value
+
+
+def _add_device_parser(sub: Any) -> None:
+    dev = sub.add_parser("device", help="the LED stone counter: list, test, emulate")
+    dsub = dev.add_subparsers(dest="device_command", metavar="DEVICE_COMMAND")
+    dev.set_defaults(func=lambda _args: (dev.format_help(), 0))
+
+    p = dsub.add_parser("list", help="list serial ports; stone counters (by USB id) first")
+    p.set_defaults(func=cmd_device_list)
+
+    p = dsub.add_parser("test", help="light every LED and print button events")
+    p.add_argument("port", nargs="?", help="serial port (default: found by USB id)")
+    p.add_argument("--seconds", type=float, default=10.0, help="how long to listen (default 10)")
+    p.add_argument(
+        "--banner-timeout", type=float, default=2.5, help="seconds to wait for the boot banner"
+    )
+    p.set_defaults(func=cmd_device_test)
+
+    p = dsub.add_parser("emulate", help="run the emulated stone counter on a pty; print its port")
+    p.add_argument("--seats", type=int, default=6)
+    p.add_argument("--leds-per-seat", type=int, default=10)
+    p.add_argument("--pool", type=int, default=10, help="pool LEDs")
+    p.add_argument("--max-brightness", type=int, default=64)
+    p.add_argument("--drop", type=_probability, default=0.0, help="drop probability per frame")
+    p.add_argument("--corrupt", type=_probability, default=0.0, help="corruption probability")
+    p.add_argument("--delay", type=_probability, default=0.0, help="delay probability (<= 0.3 s)")
+    p.add_argument("--reset-on-open", action="store_true", help="reset when the port opens, as an Uno")
+    p.add_argument("--seconds", type=float, default=0.0, help="stop after this long (0: Ctrl-C)")
+    p.set_defaults(func=cmd_device_emulate)
+
+
 # --------------------------------------------------------------------------- main
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
@@ -200,6 +358,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-o", "--output", help="write the record here instead of printing it")
     _rules_args(p)
     p.set_defaults(func=cmd_simulate)
+
+    _add_device_parser(sub)
     return parser
 
 
