@@ -187,11 +187,17 @@ static void set_button(int index, int down)
     avr_raise_irq(irq, down ? 0 : 1);
 }
 
+/*
+ * Lets go of every button. A reset clears the PIN registers but not the pins' IRQ values, and
+ * simavr drops a raise that repeats the value, so each pin goes low and high again.
+ */
 static void release_all(void)
 {
     int i;
-    for (i = 0; i < BUTTONS; i++)
+    for (i = 0; i < BUTTONS; i++) {
+        set_button(i, 1);
         set_button(i, 0);
+    }
 }
 
 static void command(char *line)

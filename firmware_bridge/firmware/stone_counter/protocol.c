@@ -86,7 +86,6 @@ static int hex_digit(char c)
 {
     if (c >= '0' && c <= '9') return c - '0';
     if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
     return -1;
 }
 
@@ -155,43 +154,45 @@ proto_err_t proto_parse(const char *content, uint8_t len, const proto_layout_t *
     const char *body = content;
     const char *body_end;
     const char *p;
-    uint8_t nfields, i, malformed = 0;
+    uint8_t nfields, i, no_crc = 0, bad_crc = 0;
     long v;
     uint16_t crc_given = 0;
 
     memset(cmd, 0, sizeof(*cmd));
 
-    /* BODY '*' 4 hex digits */
-    if (len < 5 || content[len - 5] != '*') {
-        malformed = 1;
+    /* BODY '*' CRC, the CRC after the last '*': 4 upper-case hex digits. */
+    body_end = NULL;
+    for (p = content + len; p > content;)
+        if (*--p == '*') {
+            body_end = p;
+            break;
+        }
+    if (!body_end) {
         body_end = content + len;
-        for (p = content; p < body_end; p++)
-            if (*p == '*') {
-                body_end = p;
-                break;
-            }
+        no_crc = 1;
+    } else if (content + len - body_end != 5) {
+        bad_crc = 1;
     } else {
-        body_end = content + len - 5;
-        for (i = 0; i < 4; i++) {
-            int d = hex_digit(content[len - 4 + i]);
+        for (i = 1; i <= 4; i++) {
+            int d = hex_digit(body_end[i]);
             if (d < 0)
-                malformed = 1;
+                bad_crc = 1;
             crc_given = (uint16_t)((crc_given << 4) | (uint16_t)(d < 0 ? 0 : d));
         }
     }
-    for (p = body; p < body_end; p++)
-        if (*p < 0x20 || *p > 0x7E || *p == '*')
-            malformed = 1;
 
     nfields = split_fields(body, body_end, starts, ends, MAX_FIELDS);
     if (nfields >= 2 && parse_long(starts[1], ends[1], &v) == NUM_OK && v >= 1 && v <= 65535)
         cmd->seq = (uint16_t)v;
 
-    if (malformed)
+    if (no_crc)
         return PROTO_ERR_PARSE;
-    if (proto_crc16(body, (size_t)(body_end - body)) != crc_given)
+    if (bad_crc || proto_crc16(body, (size_t)(body_end - body)) != crc_given)
         return PROTO_ERR_CRC;
     cmd->crc_ok = 1;
+    for (p = body; p < body_end; p++)
+        if (*p < 0x20 || *p > 0x7E || *p == '*')
+            return PROTO_ERR_PARSE;
 
     if (field_is(starts[0], ends[0], "HELLO")) cmd->kind = CMD_HELLO;
     else if (field_is(starts[0], ends[0], "SET")) cmd->kind = CMD_SET;

@@ -174,11 +174,20 @@ static void test_parse_errors(void)
     proto_cmd_t cmd;
     CHECK(parse_raw("PING,4*A636", &cmd) == PROTO_ERR_CRC && cmd.seq == 4 && !cmd.crc_ok,
           "wrong CRC: NAK crc with the frame's seq");
-    CHECK(parse_raw("PING,4*a637", &cmd) == PROTO_OK, "lower-case CRC digits are accepted");
-    CHECK(parse_raw("PING,4", &cmd) == PROTO_ERR_PARSE && cmd.seq == 4, "no CRC: parse");
-    CHECK(parse_raw("PING,4*A6G7", &cmd) == PROTO_ERR_PARSE, "CRC not hex: parse");
-    CHECK(parse_raw("xx*1*0000", &cmd) == PROTO_ERR_PARSE && cmd.seq == 0,
-          "two '*': parse, seq 0");
+    CHECK(parse_raw("PING,4*a637", &cmd) == PROTO_ERR_CRC && cmd.seq == 4,
+          "lower-case CRC digits: crc");
+    CHECK(parse_raw("PING,4", &cmd) == PROTO_ERR_PARSE && cmd.seq == 4, "no '*': parse");
+    CHECK(parse_raw("PING,4*A6G7", &cmd) == PROTO_ERR_CRC, "CRC not hex: crc");
+    CHECK(parse_raw("PING,4*A63", &cmd) == PROTO_ERR_CRC, "three CRC digits: crc");
+    CHECK(parse_raw("xx*1*0000", &cmd) == PROTO_ERR_CRC && cmd.seq == 0,
+          "'*' in the body: crc, seq 0");
+    {
+        char body[] = "PI*G,4";
+        char content[32];
+        snprintf(content, sizeof content, "%s*%04X", body, proto_crc16(body, strlen(body)));
+        CHECK(parse_raw(content, &cmd) == PROTO_ERR_PARSE && cmd.crc_ok,
+              "'*' in a body whose CRC matches: parse");
+    }
     CHECK(parse_body("PING", &cmd) == PROTO_ERR_PARSE && cmd.seq == 0 && cmd.crc_ok,
           "missing seq: parse, seq 0");
     CHECK(parse_body("PING,x", &cmd) == PROTO_ERR_PARSE, "seq not a number: parse");
@@ -207,9 +216,11 @@ static void test_parse_errors(void)
     CHECK(parse_body("SET,2,99999999999,1,7,1", &cmd) == PROTO_ERR_RANGE,
           "a huge number is a number out of range");
     {
-        char bad[] = "PING,4*A637";
-        bad[1] = '\x01';
-        CHECK(parse_raw(bad, &cmd) == PROTO_ERR_PARSE, "control character in the body: parse");
+        char body[] = "P\x01NG,4";
+        char content[32];
+        snprintf(content, sizeof content, "%s*%04X", body, proto_crc16(body, strlen(body)));
+        CHECK(parse_raw(content, &cmd) == PROTO_ERR_PARSE && cmd.seq == 4,
+              "control character in the body: parse");
     }
     CHECK(strcmp(proto_err_name(PROTO_ERR_CRC), "crc") == 0
               && strcmp(proto_err_name(PROTO_ERR_LONG), "long") == 0

@@ -1,0 +1,343 @@
+"""The real stone counter firmware on a simulated ATmega328P, driven by the host client.
+
+``firmware_bridge/firmware/Makefile`` builds the firmware ELF (avr-gcc) and the simavr harness
+(libsimavr); the harness runs the AVR in real time with UART0 on a pty, takes button commands on
+stdin and decodes the WS2812B pin (``STRIP`` lines), so each test checks the frame buffer the
+firmware reports against ``render`` and against what actually went out on the data pin.
+Debian packages: gcc-avr avr-libc simavr libsimavr-dev libelf-dev pkg-config gcc make.
+"""
+
+from __future__ import annotations
+
+import os
+import queue
+import shutil
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+serial = pytest.importorskip("serial")
+
+from firmware_bridge.client import StoneCounterClient  # noqa: E402
+from firmware_bridge.protocol import (  # noqa: E402
+    DisplayState,
+    Frame,
+    Layout,
+    decode_leds,
+    encode_frame,
+    parse_frame,
+    render,
+)
+
+FIRMWARE_DIR = Path(__file__).resolve().parent.parent / "firmware_bridge" / "firmware"
+ELF = FIRMWARE_DIR / "build" / "stone_counter.elf"
+HARNESS = FIRMWARE_DIR / "build" / "simavr_harness"
+LAYOUT = Layout(seats=6, leds_per_seat=10, pool_leds=10, max_brightness=64)
+# Generous limits that only stop a hang; nothing here measures time.
+WAIT = 10.0
+
+_missing = [t for t in ("make", "avr-gcc", "cc", "pkg-config") if shutil.which(t) is None]
+if not Path("/usr/include/simavr/sim_avr.h").exists():
+    _missing.append("libsimavr-dev")
+pytestmark = pytest.mark.skipif(bool(_missing), reason=f"not installed: {', '.join(_missing)}")
+
+
+@pytest.fixture(scope="module")
+def built() -> None:
+    done = subprocess.run(
+        ["make", "-C", str(FIRMWARE_DIR), "firmware", "harness"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+class Sim:
+    """One harness process: the pty path, commands, and the strip as decoded from the data pin."""
+
+    def __init__(self) -> None:
+        self.proc = subprocess.Popen(
+            [str(HARNESS), str(ELF)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            bufsize=1,
+        )
+        first = self.proc.stdout.readline()
+        assert first.startswith("PTY "), f"harness said {first!r}; stderr: {self._stderr()}"
+        self.port = first.split()[1]
+        self.lines: queue.Queue[str] = queue.Queue()
+        self.strips: list[str] = []
+        self.ws_errors: list[str] = []
+        self._lock = threading.Lock()
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+
+    def _stderr(self) -> str:
+        if self.proc.poll() is None:
+            return "(running)"
+        return self.proc.stderr.read()
+
+    def _read(self) -> None:
+        for line in self.proc.stdout:
+            line = line.rstrip("\n")
+            with self._lock:
+                if line.startswith("STRIP "):
+                    self.strips.append(line[6:])
+                elif line.startswith("WSERR"):
+                    self.ws_errors.append(line)
+            self.lines.put(line)
+
+    def command(self, cmd: str) -> None:
+        """Send a command and wait until the harness has applied it."""
+        self.proc.stdin.write(cmd + "\n")
+        self.proc.stdin.flush()
+        deadline = time.monotonic() + WAIT
+        while True:
+            line = self.lines.get(timeout=max(0.0, deadline - time.monotonic()))
+            if line == f"OK {cmd}":
+                return
+            assert not line.startswith("ERR"), line
+            assert not line.startswith("STOPPED"), f"{line}: {self._stderr()}"
+
+    def strip(self) -> tuple[tuple[int, int, int], ...] | None:
+        with self._lock:
+            return decode_leds(self.strips[-1]) if self.strips else None
+
+    def wait_strip(self, pred, timeout: float = WAIT) -> tuple[tuple[int, int, int], ...]:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            leds = self.strip()
+            if leds is not None and pred(leds):
+                return leds
+            time.sleep(0.02)
+        raise AssertionError(f"strip never matched; last: {self.strip()}")
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            try:
+                self.proc.stdin.write("quit\n")
+                self.proc.stdin.flush()
+                self.proc.wait(timeout=5)
+            except (OSError, subprocess.TimeoutExpired):
+                self.proc.kill()
+                self.proc.wait()
+
+
+@pytest.fixture
+def sim(built: None):
+    s = Sim()
+    yield s
+    s.close()
+    assert not s.ws_errors, s.ws_errors
+
+
+def _open_here(path: str) -> bool:
+    """Whether this process holds ``path`` open (the client's thread opened the port)."""
+    real = os.path.realpath(path)
+    for fd in os.listdir("/proc/self/fd"):
+        try:
+            if os.readlink(f"/proc/self/fd/{fd}") == real:
+                return True
+        except OSError:
+            continue
+    return False
+
+
+def connect(sim: Sim, *, reset: bool = True, **kwargs) -> StoneCounterClient:
+    """A started client on the harness's pty. With ``reset`` the AVR is reset once the port is
+    open, as a board resets when its port opens, so the handshake starts from ``BOOT``."""
+    client = StoneCounterClient(sim.port, **kwargs)
+    client.start()
+    if reset:
+        deadline = time.monotonic() + WAIT
+        while not _open_here(sim.port):
+            assert time.monotonic() < deadline, "the client never opened the port"
+            time.sleep(0.005)
+        time.sleep(0.05)  # past pyserial's input flush right after open
+        sim.command("reset")
+    assert client.wait_connected(WAIT), client.status()
+    return client
+
+
+def raw_port(sim: Sim):
+    return serial.Serial(sim.port, 115200, timeout=0.2)
+
+
+def raw_reply(ser, body: str | bytes, *, want: str | None = None) -> Frame:
+    """Send a frame (or raw bytes) and return the next reply, skipping BOOT and BTN."""
+    ser.write(encode_frame(body) if isinstance(body, str) else body)
+    deadline = time.monotonic() + WAIT
+    while time.monotonic() < deadline:
+        line = ser.readline()
+        if not line.endswith(b"\n"):
+            continue
+        start = line.rfind(b"$")
+        if start < 0:
+            continue
+        frame = parse_frame(line[start:])
+        if frame.kind in ("BOOT", "BTN"):
+            continue
+        if want is None or frame.kind == want:
+            return frame
+    raise AssertionError(f"no reply to {body!r}")
+
+
+def test_handshake_reports_versions_boot_and_layout(sim: Sim) -> None:
+    client = connect(sim)
+    try:
+        st = client.status()
+        assert st.connected and st.port == sim.port
+        assert (st.fw_version, st.proto_version) == ("1.0.0", 1)
+        assert st.layout == LAYOUT
+        # A fresh EEPROM reads 0xFFFF: boot 0 at power-up, 1 after the reset on open.
+        assert st.boot == 1
+        sim.command("reset")
+        deadline = time.monotonic() + WAIT
+        while not (client.status().boot == 2 and client.status().connected):
+            assert time.monotonic() < deadline, client.status()
+            time.sleep(0.02)
+    finally:
+        client.stop()
+
+
+STATES = [
+    DisplayState(values=(2, -1), pool=7, turn=1, brightness=255),
+    DisplayState(values=(10, -10, 0, 5, -3, 1), pool=10, turn=6, brightness=30),
+    DisplayState(values=(0, 0, 4), pool=0, turn=3, brightness=64),
+    DisplayState(values=(1,), pool=3, turn=0, brightness=0),
+]
+
+
+def test_set_state_reads_back_through_query_and_data_pin(sim: Sim) -> None:
+    client = connect(sim)
+    try:
+        for state in STATES:
+            client.set_state(state)
+            assert client.wait_acked(WAIT), client.status()
+            fb = client.query_framebuffer(timeout=WAIT)
+            want = render(LAYOUT, state, link_alive=True)
+            assert fb.link is True
+            assert fb.leds == want
+            assert sim.wait_strip(lambda leds, w=want: leds == w) == want
+        client.set_test(True)
+        assert client.wait_test_acked(WAIT)
+        white = render(LAYOUT, STATES[-1], link_alive=True, test=True)
+        assert client.query_framebuffer(timeout=WAIT).leds == white
+        sim.wait_strip(lambda leds: leds == white)
+        client.set_test(False)
+        assert client.wait_test_acked(WAIT)
+        assert client.query_framebuffer(timeout=WAIT).leds == render(LAYOUT, STATES[-1], True)
+    finally:
+        client.stop()
+
+
+def _no_more_events(client: StoneCounterClient, quiet: float = 0.8) -> None:
+    """Longer than three resend periods: a duplicate would have arrived by then."""
+    with pytest.raises(queue.Empty):
+        extra = client.buttons.get(timeout=quiet)
+        pytest.fail(f"delivered twice: {extra}")
+
+
+def test_button_press_arrives_once(sim: Sim) -> None:
+    client = connect(sim)
+    try:
+        boot = client.status().boot
+        sim.command("press 3")
+        time.sleep(0.1)
+        sim.command("release 3")
+        ev = client.buttons.get(timeout=WAIT)
+        assert (ev.button, ev.kind, ev.boot) == (3, "P", boot)
+        _no_more_events(client)
+
+        sim.command("press 0")
+        ev = client.buttons.get(timeout=WAIT)  # sent once held 1 s, before the release
+        assert (ev.button, ev.kind) == (0, "L")
+        sim.command("release 0")
+        _no_more_events(client)
+    finally:
+        client.stop()
+
+
+def test_button_pressed_without_host_is_resent_then_delivered_once(sim: Sim) -> None:
+    sim.command("press 6")
+    time.sleep(0.1)
+    sim.command("release 6")
+    with raw_port(sim) as ser:
+        seen: list[Frame] = []
+        deadline = time.monotonic() + WAIT
+        while len(seen) < 2 and time.monotonic() < deadline:
+            line = ser.readline()
+            start = line.rfind(b"$")
+            if line.endswith(b"\n") and start >= 0:
+                frame = parse_frame(line[start:])
+                if frame.kind == "BTN":
+                    seen.append(frame)
+    assert len(seen) == 2, "an unacknowledged BTN is resent"
+    assert seen[0].seq == seen[1].seq and seen[0].args == (6, "P")
+
+    client = connect(sim, reset=False, banner_timeout=0.5)
+    try:
+        ev = client.buttons.get(timeout=WAIT)
+        assert (ev.button, ev.kind, ev.seq) == (6, "P", seen[0].seq)
+        _no_more_events(client)
+    finally:
+        client.stop()
+
+
+def test_link_lost_after_silence(sim: Sim) -> None:
+    state = DisplayState(values=(3, -2, 1), pool=4, turn=2, brightness=255)
+    client = connect(sim)
+    try:
+        client.set_state(state)
+        assert client.wait_acked(WAIT)
+    finally:
+        client.stop()
+    lost_on = render(LAYOUT, state, link_alive=False, blink_on=True)
+    lost_off = render(LAYOUT, state, link_alive=False, blink_on=False)
+    assert lost_on[-1] == (64, 0, 0) and lost_off[-1] == (0, 0, 0)
+    # The status LED blinks: red, then off, over the unchanged state.
+    sim.wait_strip(lambda leds: leds == lost_on)
+    sim.wait_strip(lambda leds: leds == lost_off)
+    sim.wait_strip(lambda leds: leds == lost_on)
+
+    with raw_port(sim) as ser:
+        fb = raw_reply(ser, "QUERY,1", want="FB")
+        link, hexes = fb.args
+        assert link == 0
+        assert decode_leds(hexes) in (lost_on, lost_off)
+        # That QUERY was a valid frame: the link is back.
+        fb = raw_reply(ser, "QUERY,2", want="FB")
+        assert fb.args[0] == 1
+        assert decode_leds(fb.args[1]) == render(LAYOUT, state, link_alive=True)
+
+
+def test_bad_frames_are_refused_with_nak(sim: Sim) -> None:
+    with raw_port(sim) as ser:
+        nak = raw_reply(ser, b"$PING,7*0000\n")
+        assert (nak.kind, nak.seq, nak.args) == ("NAK", 7, ("crc",))
+        good = encode_frame("PING,8")
+        damaged = good.replace(b"PING,8", b"PONG,8")
+        nak = raw_reply(ser, damaged)
+        assert (nak.kind, nak.seq, nak.args) == ("NAK", 8, ("crc",))
+        nak = raw_reply(ser, "SET,9,255,0,11,1")
+        assert (nak.kind, nak.seq, nak.args) == ("NAK", 9, ("range",))
+        nak = raw_reply(ser, "SET,10,255,0,1,1,2,3,4,5,6,7")
+        assert (nak.kind, nak.seq, nak.args) == ("NAK", 10, ("range",))
+        nak = raw_reply(ser, "SET,11,bright,0,1,1")
+        assert (nak.kind, nak.seq, nak.args) == ("NAK", 11, ("parse",))
+        nak = raw_reply(ser, "FOO,12")
+        assert (nak.kind, nak.seq, nak.args) == ("NAK", 12, ("unknown",))
+        nak = raw_reply(ser, b"$" + b"A" * 120 + b"*0000\n")
+        assert (nak.kind, nak.seq, nak.args) == ("NAK", 0, ("long",))
+        # Noise and a broken-off frame before a good one change nothing.
+        ack = raw_reply(ser, b"\x00garbage\r\n$PIN" + encode_frame("PING,13"))
+        assert (ack.kind, ack.seq) == ("ACK", 13)
+        # A refused SET changed nothing: the display is still the initial state.
+        fb = raw_reply(ser, "QUERY,14", want="FB")
+        assert decode_leds(fb.args[1]) == render(LAYOUT, LAYOUT.initial_state(), True)
