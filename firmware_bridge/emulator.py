@@ -9,7 +9,8 @@ Device rules, as the firmware: ``BOOT`` after each reset (sent when the host has
 ``HELLO`` reply with versions, boot counter and layout; a ``SET`` is checked against the layout and
 applied whole or refused (``NAK,seq,range``); a repeated ``SET`` seq is acknowledged without change
 (``HELLO`` forgets the last seq); ``BTN`` events keep up to 8 unacknowledged, the oldest resent every
-250 ms; "link lost" after 3 s without a valid frame; ``QUERY`` answers ``FB`` from ``render``.
+250 ms; "link lost" after 3 s without a valid frame; ``QUERY`` answers ``FB`` from ``render``
+with the LEDs as shown when it arrives (so after a silence it reports ``link`` 0).
 
 Faults (``Faults``, one set per direction) act on whole frames: a dropped frame vanishes, a
 corrupted one has one byte replaced by another value (which may break its framing), a delayed one
@@ -241,10 +242,7 @@ class Emulator:
     def framebuffer(self) -> tuple[Rgb, ...]:
         """The LEDs now, as ``FB`` would report them."""
         with self._lock:
-            alive = self.link_alive
-            lost_for = time.monotonic() - self._last_valid - LINK_TIMEOUT
-            blink_on = alive or int(lost_for / 0.5) % 2 == 0
-            return render(self.layout, self._state, alive, blink_on, self._test)
+            return self._shown(time.monotonic())[0]
 
     # ------------------------------------------------------------------ device
     def _reset_device(self, count: bool = True) -> None:
@@ -328,10 +326,18 @@ class Emulator:
             self._emit(f"NAK,{exc.seq},{exc.reason}", now)
             return
         self.frames_in += 1
+        # QUERY reports the LEDs as shown when it arrives, before this frame revives the link.
+        shown = self._shown(now)
         self._last_valid = now
-        self._on_frame(frame, now)
+        self._on_frame(frame, now, shown)
 
-    def _on_frame(self, frame: Frame, now: float) -> None:
+    def _shown(self, now: float) -> tuple[tuple[Rgb, ...], bool]:
+        lost_for = now - self._last_valid - LINK_TIMEOUT
+        alive = lost_for < 0
+        blink_on = alive or int(lost_for / 0.5) % 2 == 0
+        return render(self.layout, self._state, alive, blink_on, self._test), alive
+
+    def _on_frame(self, frame: Frame, now: float, shown: tuple[tuple[Rgb, ...], bool]) -> None:
         seq = frame.seq
         if frame.kind == "HELLO":
             self._last_set_seq = None
@@ -349,8 +355,7 @@ class Emulator:
             self._test = frame.args[0] == "on"
             self._emit(f"ACK,{seq}", now)
         elif frame.kind == "QUERY":
-            alive = now - self._last_valid < LINK_TIMEOUT
-            leds = render(self.layout, self._state, alive, True, self._test)
+            leds, alive = shown
             self._emit(f"FB,{seq},{int(alive)},{encode_leds(leds)}", now)
         elif frame.kind == "ACK":
             self._btn_queue = deque(b for b in self._btn_queue if b[0] != seq)

@@ -12,6 +12,7 @@ import time
 
 import pytest
 
+from firmware_bridge import client as client_module
 from firmware_bridge import emulator as emulator_module
 from firmware_bridge.client import ButtonEvent, StoneCounterClient
 from firmware_bridge.emulator import Emulator, Faults
@@ -201,3 +202,16 @@ def test_stress_faults_and_replugs_over_1000_updates():
         assert len(pressed) >= 20
         assert got == pressed
         assert emu.boot >= 4  # three replugs after the first plug
+
+
+def test_query_after_silence_reports_link_lost(emu, monkeypatch):
+    monkeypatch.setattr(emulator_module, "LINK_TIMEOUT", 0.3)
+    monkeypatch.setattr(client_module, "PING_AFTER", 3600.0)
+    with StoneCounterClient(emu.port) as client:
+        client.set_state(DisplayState((2,)))
+        assert client.wait_acked(LONG)
+        assert wait_until(lambda: not emu.link_alive)
+        fb = client.query_framebuffer(timeout=LONG)
+        assert fb.link is False and fb.leds[-1] in ((64, 0, 0), (0, 0, 0))
+        assert fb.leds[:3] == ((0, 64, 0), (0, 64, 0), (0, 0, 0))
+        assert emu.link_alive  # the QUERY itself revived the link
