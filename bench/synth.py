@@ -1,0 +1,100 @@
+"""Synthetic training images per second at 640×640: render a scene and write its PNG, labels,
+truth JSON (as ``synth dataset`` does), with 1 and with 2 worker processes.
+
+Each configuration warms up (art loaded, caches filled), then renders ``--images`` new scenes per
+repeat; the median rate over ``--repeats`` is reported. Target: >= 20 images/s on 2 cores.
+
+    python bench/synth.py [--deck hanafuda] [--style mantia] [--art-dir DIR] [--images 60]
+                          [--repeats 5] [--json bench/out/synth.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import os
+import platform
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from vision.synth import export  # noqa: E402
+from vision.synth.export import DatasetSpec  # noqa: E402
+
+
+def _prepare(out: Path) -> None:
+    for kind in ("images", "labels", "truth"):
+        for split in export.SPLITS:
+            (out / kind / split).mkdir(parents=True, exist_ok=True)
+
+
+def measure(spec: DatasetSpec, workers: int, images: int, repeats: int) -> list[float]:
+    """Images per second for each repeat."""
+    rates = []
+    if workers == 1:
+        export._init(spec)
+        for s in range(8):
+            export.render_one(10_000_000 + s)
+        for r in range(repeats):
+            seeds = range(r * images, (r + 1) * images)
+            start = time.perf_counter()
+            for s in seeds:
+                export.render_one(s)
+            rates.append(images / (time.perf_counter() - start))
+        return rates
+    ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
+    with ctx.Pool(workers, initializer=export._init, initargs=(spec,)) as pool:
+        list(pool.imap(export.render_one, range(10_000_000, 10_000_000 + 8 * workers), chunksize=1))
+        for r in range(repeats):
+            seeds = range(r * images, (r + 1) * images)
+            start = time.perf_counter()
+            list(pool.imap(export.render_one, seeds, chunksize=2))
+            rates.append(images / (time.perf_counter() - start))
+    return rates
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--deck", default="hanafuda", choices=("hanafuda", "playing"))
+    ap.add_argument("--style", default="mantia")
+    ap.add_argument("--art-dir")
+    ap.add_argument("--images", type=int, default=60)
+    ap.add_argument("--repeats", type=int, default=5)
+    ap.add_argument("--json", default="bench/out/synth.json")
+    args = ap.parse_args()
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        spec = DatasetSpec(deck=args.deck, styles=tuple(args.style.split(",")), out=tmp, art_dir=args.art_dir)
+        _prepare(Path(tmp))
+        for workers in (1, 2):
+            runs = measure(spec, workers, args.images, args.repeats)
+            med = statistics.median(runs)
+            rows.append({"workers": workers, "images_per_s_median": round(med, 1),
+                         "images_per_s_runs": [round(r, 1) for r in runs]})
+            print(f"{args.deck} {args.style} 640x640, {workers} worker(s): {med:6.1f} images/s (median of {args.repeats})")
+    out = {
+        "benchmark": "synth training images per second (render + PNG + labels + truth JSON)",
+        "size": [640, 640],
+        "deck": args.deck,
+        "styles": args.style,
+        "images_per_repeat": args.images,
+        "python": platform.python_version(),
+        "machine": platform.machine(),
+        "cpus": len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count(),
+        "target_images_per_s_2_cores": 20,
+        "results": rows,
+    }
+    path = Path(args.json)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(out, indent=2) + "\n")
+    print(f"wrote {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
