@@ -1,7 +1,8 @@
 """The firmware's C code on the host and its AVR build.
 
 * ``test_protocol`` (host gcc) checks the firmware's CRC against ``firmware_bridge/vectors/crc.tsv``,
-  frame reception, parsing, encoding, the frame buffer, debouncing and the BTN queue.
+  its receiver and parser against every host frame of ``frames.tsv``, and encoding, the frame
+  buffer, debouncing and the BTN queue.
 * The firmware builds with Debian's avr-gcc and fits an ATmega328P with Optiboot.
 * The sketch compiles as the Arduino IDE compiles it, against Debian's arduino-core-avr.
 """
@@ -18,6 +19,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 FIRMWARE_DIR = ROOT / "firmware_bridge" / "firmware"
 VECTORS = ROOT / "firmware_bridge" / "vectors" / "crc.tsv"
+FRAMES = ROOT / "firmware_bridge" / "vectors" / "frames.tsv"
 ARDUINO_CORE = Path("/usr/share/arduino/hardware/arduino/avr/cores/arduino")
 
 FLASH_FOR_SKETCH = 32768 - 512  # Optiboot takes the last 512 bytes
@@ -43,7 +45,7 @@ def test_native_protocol_core_passes_with_shared_vectors() -> None:
     _need("make", "cc")
     make("build/test_protocol")
     done = subprocess.run(
-        [str(FIRMWARE_DIR / "build" / "test_protocol"), str(VECTORS)],
+        [str(FIRMWARE_DIR / "build" / "test_protocol"), str(VECTORS), str(FRAMES)],
         capture_output=True,
         text=True,
         timeout=60,
@@ -55,6 +57,11 @@ def test_native_protocol_core_passes_with_shared_vectors() -> None:
     )
     crc_checks = [line for line in done.stdout.splitlines() if re.match(r"ok \d+ - crc of ", line)]
     assert len(crc_checks) == vectors
+    host_frames = sum(1 for line in FRAMES.read_text().splitlines() if line.startswith("H\t"))
+    frame_checks = [
+        line for line in done.stdout.splitlines() if re.match(r"ok \d+ - frames.tsv \$", line)
+    ]
+    assert len(frame_checks) == host_frames
 
 
 def _sizes(output: str) -> tuple[int, int]:

@@ -1,7 +1,8 @@
 /*
  * Native (host gcc) unit test of the firmware's protocol and button code: the CRC against the
- * shared vectors (../vectors/crc.tsv, path given as argv[1]), frame reception, parsing of host
- * frames, encoding of device frames (checked against the vectors' CRCs), the frame buffer,
+ * shared vectors (../vectors/crc.tsv, argv[1]), every host frame of ../vectors/frames.tsv
+ * (argv[2]) through the receiver and parser with the result the table gives, frame reception,
+ * parsing, encoding of device frames (checked against the vectors' CRCs), the frame buffer,
  * debouncing and the BTN queue. Prints one "ok"/"not ok" line per check; exit status 1 on failure.
  */
 #include <stdio.h>
@@ -444,14 +445,74 @@ static void test_queue(void)
     CHECK(btnq_ack(&q, 2) && btnq_due(&q, 300)->dseq == 3, "next oldest is resent once due");
 }
 
+static const char *kind_name(uint8_t kind)
+{
+    switch (kind) {
+    case CMD_HELLO: return "HELLO";
+    case CMD_SET: return "SET";
+    case CMD_PING: return "PING";
+    case CMD_QUERY: return "QUERY";
+    case CMD_TEST: return "TEST";
+    case CMD_ACK: return "ACK";
+    default: return "?";
+    }
+}
+
+/* Host rows of frames.tsv: DIR, FRAME, RESULT ("OK,KIND,SEQ" or "NAK,SEQ,REASON"). */
+static void test_frame_table(const char *path)
+{
+    char line[1024];
+    int rows = 0;
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        fprintf(stderr, "cannot open %s\n", path);
+        exit(2);
+    }
+    while (fgets(line, sizeof line, f)) {
+        char *frame, *want, got[64];
+        proto_rx_t rx;
+        proto_cmd_t cmd;
+        uint8_t status = PROTO_RX_NONE;
+        const char *c;
+        line[strcspn(line, "\r\n")] = '\0';
+        if (line[0] != 'H' || line[1] != '\t')
+            continue;
+        frame = line + 2;
+        want = strchr(frame, '\t');
+        if (!want)
+            continue;
+        *want++ = '\0';
+        proto_rx_init(&rx);
+        for (c = frame; *c; c++)
+            status = proto_rx_byte(&rx, (uint8_t)*c);
+        status = proto_rx_byte(&rx, '\n');
+        if (status == PROTO_RX_LONG) {
+            snprintf(got, sizeof got, "NAK,0,long");
+        } else if (status != PROTO_RX_FRAME) {
+            snprintf(got, sizeof got, "(no frame)");
+        } else {
+            proto_err_t err = proto_parse(rx.buf, rx.len, &LAYOUT, &cmd);
+            if (err == PROTO_OK)
+                snprintf(got, sizeof got, "OK,%s,%u", kind_name(cmd.kind), cmd.seq);
+            else
+                snprintf(got, sizeof got, "NAK,%u,%s", cmd.seq, proto_err_name(err));
+        }
+        CHECK(strcmp(got, want) == 0, "frames.tsv %.40s: %s (want %s)", frame, got, want);
+        rows++;
+    }
+    fclose(f);
+    CHECK(rows >= 10, "frames.tsv holds %d host frames", rows);
+}
+
 int main(int argc, char **argv)
 {
-    if (argc != 2) {
-        fprintf(stderr, "usage: %s path/to/crc.tsv\n", argv[0]);
+    if (argc != 3) {
+        fprintf(stderr, "usage: %s path/to/crc.tsv path/to/frames.tsv\n", argv[0]);
         return 2;
     }
     load_vectors(argv[1]);
     test_crc();
+    test_frame_table(argv[2]);
     test_parse_vectors();
     test_parse_errors();
     test_encode();
