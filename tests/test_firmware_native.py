@@ -73,7 +73,7 @@ def _sizes(output: str) -> tuple[int, int]:
 
 def test_firmware_builds_with_avr_gcc_and_fits_the_atmega328p() -> None:
     _need("make", "avr-gcc", "avr-size")
-    flash, ram = _sizes(make("size").stdout)
+    flash, ram = _sizes(make("firmware", "size").stdout)
     assert flash <= FLASH_FOR_SKETCH
     assert ram <= RAM - STACK_RESERVE
     assert (FIRMWARE_DIR / "build" / "stone_counter.hex").stat().st_size > 0
