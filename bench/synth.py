@@ -1,8 +1,9 @@
-"""Synthetic training images per second at 640×640: render a scene and write its PNG, labels,
-truth JSON (as ``synth dataset`` does), with 1 and with 2 worker processes.
+"""Synthetic training images per second at 640×640: render a scene and write its image (JPEG, the
+dataset default), labels and truth JSON as ``synth dataset`` does, with 1 and with 2 worker processes.
 
 Each configuration warms up (art loaded, caches filled), then renders ``--images`` new scenes per
-repeat; the median rate over ``--repeats`` is reported. Target: >= 20 images/s on 2 cores.
+repeat; the median rate over ``--repeats`` is reported. Target: >= 20 images/s on 2 cores. Other
+work on the machine lowers the figures: the JSON records the load average.
 
     python bench/synth.py [--deck hanafuda] [--style mantia] [--art-dir DIR] [--images 60]
                           [--repeats 5] [--json bench/out/synth.json]
@@ -78,7 +79,8 @@ def main() -> int:
                          "images_per_s_runs": [round(r, 1) for r in runs]})
             print(f"{args.deck} {args.style} 640x640, {workers} worker(s): {med:6.1f} images/s (median of {args.repeats})")
     out = {
-        "benchmark": "synth training images per second (render + PNG + labels + truth JSON)",
+        "benchmark": "synth training images per second (render + JPEG + labels + truth JSON)",
+        "load_average_after": os.getloadavg() if hasattr(os, "getloadavg") else None,
         "size": [640, 640],
         "deck": args.deck,
         "styles": args.style,
