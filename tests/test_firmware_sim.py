@@ -77,6 +77,10 @@ class Sim:
         self._lock = threading.Lock()
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
+        # The first strip update follows the power-up BOOT: let that banner pass before a client
+        # opens the port, so the only BOOT a client sees is the one after its own reset.
+        self.wait_strip(lambda leds: True)
+        time.sleep(0.1)
 
     def _stderr(self) -> str:
         if self.proc.poll() is None:
