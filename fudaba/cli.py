@@ -351,6 +351,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=cmd_rules)
 
+    sub.add_parser(
+        "synth",
+        help="render synthetic table scenes and datasets (`fudaba synth --help`)",
+        add_help=False,
+    )
+
     p = sub.add_parser("simulate", help="play a random legal match and print or write its record")
     p.add_argument("game")
     p.add_argument("--players", type=int, default=0, help="seated players (default: the fewest)")
@@ -371,6 +377,11 @@ def _rules_args(p: argparse.ArgumentParser) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["synth"]:
+        from vision.synth.cli import main as synth_main
+
+        return synth_main(argv[1:])
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
