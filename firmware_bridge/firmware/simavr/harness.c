@@ -94,7 +94,7 @@ static void uart_output_hook(avr_irq_t *irq, uint32_t value, void *param)
 {
     (void)irq;
     (void)param;
-    /* Nobody reading the pty for a long while: the oldest bytes go, like a full USB buffer. */
+    /* Nobody has read the pty for a long while: drop what waits, as a full USB buffer would. */
     if (to_pty_len == sizeof to_pty)
         to_pty_len = 0;
     to_pty[to_pty_len++] = (uint8_t)value;
