@@ -21,7 +21,10 @@ Order of a settlement:
    only) cancel teyaku and card points; otherwise (captured − 88) each, or with two players the
    loser pays the difference. The winner has the most captured points, ties to the earlier in turn
    order.
-5. Achievements (three players, no special case): diving and escape, 1 kan from each opponent.
+5. Achievements (three players, no special case): diving (a claimed group-A teyaku with a triplet
+   and no four, then all four cards of a triplet's month captured) and escape (a claimed group-B
+   teyaku other than pikaichi, then 89 points or more captured), 1 kan from each opponent. The
+   triplet's month is read from the cards known of the dealt hand, which include the shown claim.
 
 Seed-1910 choices: the pot and hand compensation are kept when a special case occurs (the special
 cases are off in that ruleset anyway); with two players the seed's game is settled like the
@@ -284,12 +287,17 @@ def _achievements(facts: RoundFacts, points: dict[int, int], led: Ledger, opts: 
         others = [s for s in facts.active if s != seat]
         got = set(facts.captured[seat])
         if ty.group_of(name) == ty.GROUP_A:
+            # The triplets are known from the shown claim even when the rest of the hand is not.
             dealt = facts.dealt.get(seat, ())
-            a = ty.group_a(dealt, opts.teyaku_scale, opts.standing_triplets) if len(dealt) == 7 else None
-            months = a.months if a else ()
-            if a is None or a.name in ("teshi", "ichinishi", "shiso", "kuttsuki"):
+            if len(dealt) == 7:
+                a = ty.group_a(dealt, opts.teyaku_scale, opts.standing_triplets)
+                held = a.name if a else None
+            else:
+                held = name
+            if held is None or held in ("teshi", "ichinishi", "shiso", "kuttsuki"):
                 continue
-            triplet_months = [m for m in months if sum(1 for c in dealt if card(c).month == m) == 3]
+            months = [card(c).month for c in dealt]
+            triplet_months = sorted({m for m in months if months.count(m) == 3})
             for m in triplet_months:
                 month_cards = set(hanafuda_month(m))
                 if month_cards <= got:
