@@ -5,6 +5,9 @@
                   [--min-visible F] [--format jpg|png] [--workers N]
     synth sheet --out docs/synth_contact_sheet.jpg [--art-dir DIR] [--seed S] [--outlines]
     synth styles --deck hanafuda|playing [--art-dir DIR]
+    synth video --game hachi-hachi [--ruleset R] [--players N] [--rounds 1] [--seed S] [--fps 30]
+                [--size 1280x720] [--style mantia] [--art-dir DIR] [--camera top|tilted]
+                [--difficulty easy|normal|hard] --out DIR
 
 ``main(argv)`` returns a process exit code; ``python -m vision.synth …`` runs it. Styles outside the
 package (``classic``, ``kokujou``) are read from ``--art-dir`` (laid out like shared/assets), which
@@ -60,7 +63,37 @@ def _parser() -> argparse.ArgumentParser:
     t = sub.add_parser("styles", help="list the art styles of a deck")
     t.add_argument("--deck", required=True, choices=("hanafuda", "playing"))
     t.add_argument("--art-dir")
+    v = sub.add_parser("video", help="render a ground-truth game video from a rules-engine playout")
+    v.add_argument("--game", default="hachi-hachi", help="hachi-hachi, poka or bagaji")
+    v.add_argument("--ruleset", help="ruleset name (default: the game's default)")
+    v.add_argument("--players", type=int, help="seats (default: 3; Poka 2)")
+    v.add_argument("--rounds", type=int, default=1, help="rounds to play (default 1)")
+    v.add_argument("--seed", type=int, default=0)
+    v.add_argument("--fps", type=float, default=30.0)
+    v.add_argument("--size", type=_size, default=(1280, 720), help="frame size WxH (pixels)")
+    v.add_argument("--style", help="art style (default: mantia for hanafuda, knoll for playing cards)")
+    v.add_argument("--art-dir")
+    v.add_argument("--camera", default="top", choices=("top", "tilted"))
+    v.add_argument("--difficulty", default="normal", choices=("easy", "normal", "hard"))
+    v.add_argument("--out", required=True, help="output folder: video.mp4, record.jsonl, truth.jsonl")
     return ap
+
+
+def _video(args: argparse.Namespace) -> int:
+    from scorer.games import game
+    from vision.synth.video import VideoSpec, write_video
+
+    spec_game = game(args.game)
+    players = args.players or max(spec_game.min_players, min(3, spec_game.max_players))
+    spec = VideoSpec(game=spec_game.name, ruleset=args.ruleset, players=players, rounds=args.rounds, seed=args.seed,
+                     fps=args.fps, size=args.size, style=args.style, art_dir=args.art_dir, camera=args.camera,
+                     difficulty=args.difficulty)
+    start = time.perf_counter()
+    summary = write_video(spec, args.out)
+    spent = time.perf_counter() - start
+    print(f"wrote {summary['video']} ({summary['frames']} frames, {summary['seconds']:.1f} s of video) with "
+          f"{summary['record']} and {summary['truth']} in {spent:.1f} s ({summary['frames'] / spent:.1f} frames/s)")
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -77,6 +110,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "styles":
             print("\n".join(available_styles(args.deck, args.art_dir)))
             return 0
+        if args.command == "video":
+            return _video(args)
         if args.command == "sheet":
             import cv2
 
