@@ -622,7 +622,7 @@ def _capture(b: _Builder, actor: int, groups: dict[tuple[str, str], list[str]], 
         b.withdraw(seat, b.release_point)
     else:
         items = []
-        for src, u in played_uids:
+        for _src, u in played_uids:
             pose, _ = b.slot_pose(zone, True, "rows")
             items.append((u, pose, zone))
         if items:
