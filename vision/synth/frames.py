@@ -33,7 +33,7 @@ from vision.synth.layouts import card_corners_mm
 from vision.synth.lighting import LightSpec
 from vision.synth.markers import MARKER_IDS, MarkerSpec, marker_corners_mm, marker_image
 from vision.synth.occluders import Occluder
-from vision.synth.scene import CARD_SHADOW_HEIGHT_MM, _area, _paste, _shadow
+from vision.synth.scene import CARD_SHADOW_HEIGHT_MM, paste_quad, polygon_area, shadow_mask
 from vision.synth.tables import TableSpec, render_table
 from vision.zones import ZoneLayout
 
@@ -128,7 +128,7 @@ class FrameRenderer:
         if mk.mode != "none":
             quads = project(self.hom, marker_corners_mm(area, mk.size_mm, quiet=True).reshape(-1, 2)).reshape(4, 4, 2)
             for k in MARKER_IDS:
-                _paste(img, buf, cv2.cvtColor(marker_image(k), cv2.COLOR_GRAY2BGRA), quads[k], -10 - k)
+                paste_quad(img, buf, cv2.cvtColor(marker_image(k), cv2.COLOR_GRAY2BGRA), quads[k], -10 - k)
         return img, buf
 
     def face(self, uid: int, card_id: str, face_up: bool, height: int) -> np.ndarray:
@@ -161,15 +161,15 @@ class FrameRenderer:
         if settled:
             off = self.shadow_dir * CARD_SHADOW_HEIGHT_MM
             polys = [project(self.hom, card_corners_mm(s.pose.center_mm, s.pose.angle_deg, self.card_mm) + off) for s in settled]
-            mask = _shadow(self.size, polys, max(1.0, light.shadow_softness_px * 0.3))
+            mask = shadow_mask(self.size, polys, max(1.0, light.shadow_softness_px * 0.3))
             img *= (1 - 0.6 * light.shadow_strength * mask)[..., None]
         for z, (s, q) in enumerate(zip(settled, quads, strict=True)):
             tall = max(np.linalg.norm(q[3] - q[0]), np.linalg.norm(q[2] - q[1]))
-            _paste(img, buf, self.face(s.uid, s.card_id, s.pose.face_up, lod_for(tall)), q, z)
+            paste_quad(img, buf, self.face(s.uid, s.card_id, s.pose.face_up, lod_for(tall)), q, z)
         if self.look.statics:
             polys = [project(self.hom, np.array(p.points_mm) + self.shadow_dir * o.height_mm)
                      for o in self.look.statics for p in o.parts]
-            mask = _shadow(self.size, polys, light.shadow_softness_px)
+            mask = shadow_mask(self.size, polys, light.shadow_softness_px)
             img *= (1 - light.shadow_strength * np.minimum(mask, 1.0))[..., None]
             for o in self.look.statics:
                 for p in o.parts:
@@ -247,14 +247,14 @@ class FrameRenderer:
                 sbuf = st.buf[y0:y1, x0:x1]
                 dbuf = sbuf.copy()
                 size = (x1 - x0, y1 - y0)
-                mask_c = _shadow(size, [p - org for p in card_shadow], max(1.0, light.shadow_softness_px * 0.5)) if card_shadow else 0
-                mask_a = _shadow(size, [p - org for p in arm_shadow], light.shadow_softness_px) if arm_shadow else 0
+                mask_c = shadow_mask(size, [p - org for p in card_shadow], max(1.0, light.shadow_softness_px * 0.5)) if card_shadow else 0
+                mask_a = shadow_mask(size, [p - org for p in arm_shadow], light.shadow_softness_px) if arm_shadow else 0
                 mask = np.minimum(0.6 * mask_c + mask_a, 1.0)
                 if not np.isscalar(mask):
                     roi *= (1 - light.shadow_strength * mask)[..., None]
                 for k, ((c, p, _sq, _), q) in enumerate(zip(moving, quads_t, strict=True)):
                     tall = max(np.linalg.norm(q[3] - q[0]), np.linalg.norm(q[2] - q[1]))
-                    _paste(roi, dbuf, self.face(c.uid, c.card_id, p.face_up, lod_for(tall)), q - org, _TRANSIT + k)
+                    paste_quad(roi, dbuf, self.face(c.uid, c.card_id, p.face_up, lod_for(tall)), q - org, _TRANSIT + k)
                 for part, poly in zip(arm.parts if arm else (), arm_polys, strict=True):
                     pts4 = np.round((poly - org) * 4).astype(np.int32)
                     cv2.fillPoly(roi, [pts4], part.colour, cv2.LINE_AA, shift=2)
@@ -287,7 +287,7 @@ class FrameRenderer:
         entries = [(s_.card_id, s_.pose.face_up, q, int(n), s_.zone) for s_, q, n in zip(leg.settled, st.quads, counts, strict=True)]
         entries += [(c.card_id, p.face_up, q, int(n), None) for (c, p, _, _), q, n in zip(moving, quads_t, t_counts, strict=True)]
         for z, (cid, up, q, n, zone) in enumerate(entries):
-            full = _area(q)
+            full = polygon_area(q)
             visible = float(min(1.0, n / full)) if full > 0 else 0.0
             poly = q
             if m is not None:

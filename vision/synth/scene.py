@@ -96,7 +96,7 @@ TABLE_COLOURS = {
 }
 
 
-def _table(rng: np.random.Generator, textures: tuple[str, ...]) -> TableSpec:
+def sample_table(rng: np.random.Generator, textures: tuple[str, ...]) -> TableSpec:
     kinds = ["wood", "felt", "cloth", "paper"] + (["texture"] if textures else [])
     kind = str(rng.choice(kinds, p=[0.35, 0.2, 0.2, 0.1, 0.15] if textures else [0.4, 0.25, 0.25, 0.1]))
     seed = int(rng.integers(2**31))
@@ -228,7 +228,7 @@ def sample_scene(seed: int, deck: str, styles: tuple[str, ...], size: tuple[int,
         style=style,
         layout=layout,
         area_mm=(float(area[0]), float(area[1])),
-        table=_table(rng, textures),
+        table=sample_table(rng, textures),
         markers=markers,
         cards=cards,
         occluders=_occluders(rng, area),
@@ -241,7 +241,7 @@ def sample_scene(seed: int, deck: str, styles: tuple[str, ...], size: tuple[int,
 # --- rendering --------------------------------------------------------------------------------
 
 
-def _paste(img: np.ndarray, buf: np.ndarray, src: np.ndarray, quad: np.ndarray, value: int) -> None:
+def paste_quad(img: np.ndarray, buf: np.ndarray, src: np.ndarray, quad: np.ndarray, value: int) -> None:
     """Warp BGRA ``src`` onto ``img`` (float32 BGR) so that its outline lands on ``quad`` (4 × 2
     px: top-left, top-right, bottom-right, bottom-left), and mark covered pixels in ``buf``."""
     h, w = buf.shape
@@ -263,7 +263,7 @@ def _paste(img: np.ndarray, buf: np.ndarray, src: np.ndarray, quad: np.ndarray, 
     buf[y0:y1, x0:x1][alpha[..., 0] > 0.5] = value
 
 
-def _shadow(size: tuple[int, int], polys: list[np.ndarray], softness: float) -> np.ndarray:
+def shadow_mask(size: tuple[int, int], polys: list[np.ndarray], softness: float) -> np.ndarray:
     w, h = size
     mask = np.zeros((h, w), np.float32)
     for p in polys:
@@ -273,7 +273,7 @@ def _shadow(size: tuple[int, int], polys: list[np.ndarray], softness: float) -> 
     return mask
 
 
-def _area(poly: np.ndarray) -> float:
+def polygon_area(poly: np.ndarray) -> float:
     x, y = poly[:, 0], poly[:, 1]
     return float(abs(np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1))) / 2)
 
@@ -307,7 +307,7 @@ def render(scene: Scene, styles: Mapping[str, ArtStyle]) -> Rendered:
     if mk.mode != "none":
         for k in MARKER_IDS:
             mimg = cv2.cvtColor(marker_image(k), cv2.COLOR_GRAY2BGRA)
-            _paste(img, buf, mimg, marker_quads[k], _MARKER_BASE - k)
+            paste_quad(img, buf, mimg, marker_quads[k], _MARKER_BASE - k)
 
     # Card shadows fall on the table; then the cards, lowest first.
     deck_mm = CARD_SIZE_MM[scene.deck]
@@ -315,17 +315,17 @@ def render(scene: Scene, styles: Mapping[str, ArtStyle]) -> Rendered:
     if scene.cards:
         off = shadow_dir * CARD_SHADOW_HEIGHT_MM
         polys = [project(hom, cm + off) for cm in corners_mm]
-        mask = _shadow(size, polys, max(1.0, light.shadow_softness_px * 0.3))
+        mask = shadow_mask(size, polys, max(1.0, light.shadow_softness_px * 0.3))
         img *= (1 - 0.6 * light.shadow_strength * mask)[..., None]
     corners_px = [project(hom, cm) for cm in corners_mm]
     for z, (card, quad) in enumerate(zip(scene.cards, corners_px, strict=True)):
         tall = max(np.linalg.norm(quad[3] - quad[0]), np.linalg.norm(quad[2] - quad[1]))
-        _paste(img, buf, face_image(style, card.look, lod_for(tall)), quad, z)
+        paste_quad(img, buf, face_image(style, card.look, lod_for(tall)), quad, z)
 
     # Occluders: their shadows fall on cards and table alike.
     if scene.occluders:
         polys = [project(hom, np.array(p.points_mm) + shadow_dir * o.height_mm) for o in scene.occluders for p in o.parts]
-        mask = _shadow(size, polys, light.shadow_softness_px)
+        mask = shadow_mask(size, polys, light.shadow_softness_px)
         img *= (1 - light.shadow_strength * np.minimum(mask, 1.0))[..., None]
         for o in scene.occluders:
             for p in o.parts:
@@ -346,7 +346,7 @@ def render(scene: Scene, styles: Mapping[str, ArtStyle]) -> Rendered:
     counts = np.bincount((buf[buf >= 0]).ravel(), minlength=len(scene.cards))
     cards = []
     for z, (card, quad) in enumerate(zip(scene.cards, corners_px, strict=True)):
-        full = _area(quad)
+        full = polygon_area(quad)
         visible = float(min(1.0, counts[z] / full)) if full > 0 else 0.0
         poly = distort_points(quad, k1, size)
         lo, hi = poly.min(axis=0), poly.max(axis=0)
@@ -364,7 +364,7 @@ def render(scene: Scene, styles: Mapping[str, ArtStyle]) -> Rendered:
     if mk.mode != "none":
         black = project(hom, marker_corners_mm(scene.area_mm, mk.size_mm).reshape(-1, 2)).reshape(4, 4, 2)
         for k in MARKER_IDS:
-            full = _area(marker_quads[k])
+            full = polygon_area(marker_quads[k])
             seen = float(np.count_nonzero(buf == _MARKER_BASE - k)) / full if full > 0 else 0.0
             poly = distort_points(black[k], k1, size)
             markers.append(MarkerLabel(k, tuple((round(float(x), 2), round(float(y), 2)) for x, y in poly),

@@ -34,7 +34,7 @@ from vision.synth.labels import CardLabel
 from vision.synth.lighting import LightSpec
 from vision.synth.markers import MarkerSpec
 from vision.synth.playout import Playout, play
-from vision.synth.scene import _table
+from vision.synth.scene import sample_table
 from vision.synth.tables import background_textures
 from vision.zones import ZoneLayout, zone_layout
 
@@ -94,7 +94,7 @@ def _camera(rng: np.random.Generator, layout: ZoneLayout, size: tuple[int, int],
 def _look(spec: VideoSpec, layout: ZoneLayout, deck: str, rng: np.random.Generator) -> Look:
     hard, easy = spec.difficulty == "hard", spec.difficulty == "easy"
     textures = background_textures(spec.art_dir)
-    table = _table(rng, textures)
+    table = sample_table(rng, textures)
     markers = MarkerSpec("mat" if rng.random() < 0.7 or easy else "taped", float(rng.uniform(35, 50)),
                          tuple(int(c) for c in rng.uniform(170, 245, 3)), True)
     light = LightSpec(
