@@ -392,7 +392,7 @@ class HachiHachi(Match):
             table = table.show(hand(ev.seat), cid)
         return replace(r, places=table, claims=r.claims + ((ev.seat, ev.teyaku),))
 
-    def _captures(self, table: Places, cid: str, capture: str | None, what: str) -> tuple[str, ...]:
+    def _captures(self, table: Places, cid: str, capture: str | None) -> tuple[str, ...]:
         """The field cards that ``cid`` takes (reference.md §2.6)."""
         m = month(cid)
         matches = [c for c in table["field"].known if month(c) == m]
@@ -420,7 +420,7 @@ class HachiHachi(Match):
                 table = table.move_all(hand(s), "stock")
         if not table.can_take(hand(ev.seat), ev.card):
             raise _illegal("card-in-hand", f"seat {ev.seat} cannot play {ev.card}: {table._why_not(hand(ev.seat), ev.card)}")
-        taken = self._captures(table, ev.card, ev.capture, "play")
+        taken = self._captures(table, ev.card, ev.capture)
         table = table.take(hand(ev.seat), ev.card)
         table = self._land(table, ev.seat, ev.card, taken)
         played = _set(r.played, ev.seat, _lookup(r.played, ev.seat, ()) + (ev.card,))
@@ -443,7 +443,7 @@ class HachiHachi(Match):
         table = r.places
         if not table.can_take("stock", ev.card):
             raise _illegal("card-in-stock", f"{ev.card} cannot be drawn: {table._why_not('stock', ev.card)}")
-        taken = self._captures(table, ev.card, ev.capture, "draw")
+        taken = self._captures(table, ev.card, ev.capture)
         table = self._land(table.take("stock", ev.card), ev.seat, ev.card, taken)
         r = replace(r, places=table, stock_turned=True)
         if self.options.dekiyaku:
