@@ -1,0 +1,170 @@
+"""The ``train`` command line (``fudaba train …``, ``python -m vision.train …``).
+
+    train detect|obb|classify --deck hanafuda|playing (--data DIR | --render N [--seed S] [--size PX]
+          [--style A,B] [--art-dir DIR] [--classes SCHEME]) [--real DIR] [--imgsz 320] [--epochs E]
+          [--batch 16] [--time HOURS] [--train-seed 0] [--device cpu|0] [--workers N]
+          [--patience P] [--weights PT] [--no-plots] --out runs/NAME
+    train --resume --out runs/NAME [--time HOURS]
+    export runs/NAME --format onnx|openvino [--imgsz PX]
+
+``--render N`` renders N synthetic scenes (scene seeds S … S+N−1, split by seed mod 10: train 0-7,
+val 8) into ``runs/NAME/data/synth`` at ``--size`` px (default: ``--imgsz`` for detect/OBB, 640 for
+classify, which trains on the rectified 160-px-tall crops). ``--real DIR`` merges the train split of
+the real playing-card photos (``shared/datasets/playing-real``, read in place) into a detect/OBB run.
+Default class scheme: ``card`` (card/back) for detect and OBB, ``recognition`` for classify.
+``main(argv)`` returns the exit code: 0 done, 2 bad input or state, 3 training interrupted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import sys
+from pathlib import Path
+
+from vision.synth.classes import SCHEMES
+
+
+def _parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(prog="train", description="Train and export card detectors/classifiers, offline.")
+    sub = ap.add_subparsers(dest="command", required=True)
+    t = sub.add_parser("train", help="train a new run, or resume one")
+    t.add_argument("task", nargs="?", choices=("detect", "obb", "classify"))
+    t.add_argument("--out", required=True, help="run directory, e.g. runs/hanafuda-detect")
+    t.add_argument("--resume", action="store_true", help="continue the run in --out from weights/last.pt")
+    t.add_argument("--deck", choices=("hanafuda", "playing"))
+    src = t.add_mutually_exclusive_group()
+    src.add_argument("--data", help="existing dataset: folder with data.yaml (detect/OBB) or train/<class>/ (classify)")
+    src.add_argument("--render", type=int, metavar="N", help="render N synthetic scenes into the run")
+    t.add_argument("--seed", type=int, default=0, help="first scene seed of --render")
+    t.add_argument("--size", type=int, help="rendered image side (px)")
+    t.add_argument("--style", help="art styles, comma-separated (default: the deck's shipped styles)")
+    t.add_argument("--art-dir", help="folder laid out like shared/assets with more styles and table textures")
+    t.add_argument("--classes", choices=SCHEMES, help="class scheme of --render")
+    t.add_argument("--render-workers", type=int, default=1, help="rendering processes")
+    t.add_argument("--real", help="real playing-card dataset to merge (its train split), e.g. ../shared/datasets/playing-real")
+    t.add_argument("--imgsz", type=int, help="network input side (px); default 320, 160 for classify")
+    t.add_argument("--epochs", type=int, default=100)
+    t.add_argument("--batch", type=int, default=16)
+    t.add_argument("--time", type=float, metavar="HOURS", help="time budget; the schedule is fitted to it")
+    t.add_argument("--train-seed", type=int, default=0, help="training seed (init, shuffling, augmentation)")
+    t.add_argument("--device", help="cpu or a CUDA index (default: 0 when a GPU is visible, else cpu)")
+    t.add_argument("--workers", type=int, help="data-loader processes (default 0 on CPU, 8 on a GPU)")
+    t.add_argument("--patience", type=int, default=50, help="stop after this many epochs without improvement")
+    t.add_argument("--weights", help="start from this checkpoint (e.g. runs/OLD/weights/best.pt)")
+    t.add_argument("--no-plots", action="store_true", help="skip ultralytics' plots")
+    e = sub.add_parser("export", help="export a run's best weights next to them")
+    e.add_argument("run", help="run directory")
+    e.add_argument("--format", required=True, choices=("onnx", "openvino"))
+    e.add_argument("--imgsz", type=int, help="input side (px); default: the run's --imgsz")
+    return ap
+
+
+def _dataset(args: argparse.Namespace, run_dir: Path) -> tuple[str, dict]:
+    """Render or locate the data; returns (ultralytics ``data`` argument, its ``config.json`` record)."""
+    from vision.train import datasets
+
+    if args.render is not None:
+        if args.render < 10:
+            raise ValueError("--render needs at least 10 scenes: val is the scenes with seed mod 10 = 8")
+        styles = tuple(s.strip() for s in args.style.split(",") if s.strip()) if args.style \
+            else datasets.DEFAULT_STYLES[args.deck]
+        scheme = args.classes or ("recognition" if args.task == "classify" else "card")
+        size = args.size or (640 if args.task == "classify" else args.imgsz)
+        req = datasets.RenderRequest(deck=args.deck, count=args.render, seed=args.seed, size=size, task=args.task,
+                                     classes=scheme, styles=styles, art_dir=args.art_dir,
+                                     workers=args.render_workers)
+        summary = datasets.render(req, run_dir / "data" / "synth")
+        data = run_dir / "data" / "synth"
+        record = {"source": "rendered", "dir": str(data.resolve()), "synth": summary}
+    else:
+        data = Path(args.data).resolve()
+        record = {"source": "given", "dir": str(data), "synth": datasets.synth_summary(data)}
+    if args.task == "classify":
+        if args.real:
+            raise ValueError("--real labels printed corner indices: it merges into detect/OBB runs only")
+        names = tuple(record["synth"]["names"]) if record["synth"] else None
+        root = datasets.classify_root(data, names)
+        return str(root), {**record, "classify_root": str(root)}
+    data_yaml = datasets.dataset_yaml(data)
+    if not args.real:
+        return str(data_yaml.resolve()), {**record, "data_yaml": str(data_yaml.resolve())}
+    if args.deck != "playing":
+        raise ValueError("--real holds playing cards: use it with --deck playing")
+    names = datasets.read_names(data_yaml)
+    real = datasets.link_real(Path(args.real), names, run_dir / "data" / "real", obb=args.task == "obb")
+    merged = datasets.detect_yaml(
+        run_dir / "data" / "data.yaml", names,
+        train=datasets.split_dirs(data_yaml, "train") + [run_dir / "data" / "real" / "images" / "train"],
+        val=datasets.split_dirs(data_yaml, "val"),
+        comment=f"rendered {data} + real train photos {real['dir']} (val: rendered only)",
+    )
+    return str(merged.resolve()), {**record, "real": real, "data_yaml": str(merged.resolve())}
+
+
+def _train(args: argparse.Namespace, argv: list[str]) -> int:
+    from vision.train import recipe, record
+
+    run_dir = Path(args.out).resolve()
+    if args.resume:
+        record.read_config(run_dir)
+        last = recipe.last_checkpoint(run_dir)
+        record.append_resume(run_dir, argv, last)
+        metrics = recipe.resume(run_dir, hours=args.time)
+        _report(run_dir, metrics)
+        return 0
+    if args.task is None or args.deck is None or (args.data is None and args.render is None):
+        raise ValueError("a new run needs TASK, --deck and --data or --render (or --resume)")
+    if (run_dir / "weights" / "last.pt").exists():
+        raise ValueError(f"{run_dir} already holds a run: --resume it or choose another --out")
+    device = args.device or recipe.default_device()
+    rec = recipe.Recipe(
+        task=args.task, imgsz=args.imgsz or (160 if args.task == "classify" else 320), epochs=args.epochs,
+        batch=args.batch, hours=args.time, seed=args.train_seed, device=device,
+        workers=args.workers if args.workers is not None else (0 if device == "cpu" else 8),
+        patience=args.patience, plots=not args.no_plots, weights=args.weights,
+    )
+    args.imgsz = rec.imgsz
+    run_dir.mkdir(parents=True, exist_ok=True)
+    data, dataset_record = _dataset(args, run_dir)
+    record.write_config(run_dir, argv, dataset_record, rec.as_dict(), rec.train_args(data, run_dir))
+    metrics = recipe.train(rec, data, run_dir)
+    _report(run_dir, metrics)
+    return 0
+
+
+def _report(run_dir: Path, metrics: dict | None) -> None:
+    shown = {k: round(float(v), 4) for k, v in (metrics or {}).items()
+             if k.startswith("metrics/") or k == "fitness"}
+    print(f"run {run_dir}: weights in {run_dir / 'weights'}; " + ", ".join(f"{k} {v}" for k, v in shown.items()))
+
+
+def _export(args: argparse.Namespace) -> int:
+    from vision.train import recipe, record
+
+    run_dir = Path(args.run).resolve()
+    config = record.read_config(run_dir)
+    imgsz = args.imgsz or config["recipe"]["imgsz"]
+    path = recipe.export(run_dir, args.format, imgsz)
+    print(f"exported {path}")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the train command line; returns the exit code (2 for bad input or state)."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    args = _parser().parse_args(argv)
+    # find_spec, not import: ultralytics must first be imported by vision.train.offline, offline.
+    if importlib.util.find_spec("ultralytics") is None:
+        print("training needs ultralytics and torch: pip install 'fudaba[train]' into its own virtual "
+              "environment (see docs/training.md)", file=sys.stderr)
+        return 2
+    try:
+        return _train(args, argv) if args.command == "train" else _export(args)
+    except (ValueError, OSError) as e:
+        print(f"train: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        if args.command == "train":
+            print(f"train: interrupted; continue with: train --resume --out {args.out}", file=sys.stderr)
+        return 3

@@ -1,0 +1,161 @@
+"""The training recipe: which model, which hyper-parameters, and how a run trains, resumes and exports.
+
+A run lives in one directory (``--out runs/NAME``): ultralytics writes ``weights/last.pt`` and
+``weights/best.pt``, ``results.csv`` (one row per epoch: losses, precision, recall, mAP50, mAP50-95 or
+top-1/top-5 accuracy) and ``args.yaml`` there; this recipe adds ``config.json`` (:mod:`vision.train.record`),
+``data/`` (:mod:`vision.train.datasets`) and ``ultralytics-config/`` (settings and fonts, kept out of the
+user's home: :mod:`vision.train.offline`). Exports are written next to the weights (``best.onnx``,
+``best_openvino_model/``).
+
+Models are built from ultralytics' packaged YAMLs (random initialisation: no pretrained weights can be
+downloaded here) or from a checkpoint of an earlier run (``weights``). Resuming continues ``last.pt``
+with the hyper-parameters stored in it; to train past the planned epochs, start a new run from
+``best.pt`` instead (ultralytics refuses to resume a finished run).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from vision.train import offline
+
+TASKS = ("detect", "obb", "classify")
+MODEL_YAML = {"detect": "yolo11n.yaml", "obb": "yolo11n-obb.yaml", "classify": "yolo11n-cls.yaml"}
+"""The packaged architecture per task (nano: ≈ 0.25 s per image per epoch at 320 px on 2 CPU cores)."""
+
+EXPORT_FORMATS = ("onnx", "openvino")
+CONFIG_DIR = "ultralytics-config"
+
+
+@dataclass(frozen=True, slots=True)
+class Recipe:
+    """Hyper-parameters of one training run (ultralytics' defaults for everything not named here)."""
+
+    task: str
+    """``detect``, ``obb`` or ``classify``."""
+    imgsz: int = 320
+    """Network input side (px)."""
+    epochs: int = 100
+    batch: int = 16
+    hours: float | None = None
+    """Time budget (hours); ultralytics fits the epoch count and schedule to it after the first epoch."""
+    seed: int = 0
+    """Training seed (weight init, shuffling, augmentation); runs are deterministic per seed and device."""
+    device: str = "cpu"
+    """``cpu`` or a CUDA index such as ``0``."""
+    workers: int = 0
+    """Data-loader processes; on 2 CPU cores they only compete with the model for the cores."""
+    patience: int = 50
+    """Stop after this many epochs without a better validation fitness."""
+    fliplr: float = 0.0
+    """Mirror augmentation probability: 0, because a mirrored card face is no real card."""
+    plots: bool = True
+    weights: str | None = None
+    """Start from this checkpoint (``.pt`` of an earlier run) instead of a random initialisation."""
+
+    def __post_init__(self) -> None:
+        if self.task not in TASKS:
+            raise ValueError(f"unknown task {self.task!r}; expected one of {', '.join(TASKS)}")
+        if self.imgsz < 32 or self.imgsz % 32:
+            raise ValueError(f"--imgsz must be a multiple of 32, at least 32 (got {self.imgsz})")
+        if self.epochs < 1 or self.batch < 1:
+            raise ValueError("--epochs and --batch must be at least 1")
+        if self.hours is not None and self.hours <= 0:
+            raise ValueError("--time must be positive (hours)")
+        if self.weights is not None and not Path(self.weights).is_file():
+            # ultralytics would take a bare name like 'yolo11n.pt' as a download request.
+            raise ValueError(f"--weights {self.weights!r} is not a file")
+
+    @property
+    def model_source(self) -> str:
+        """What ``YOLO(...)`` is built from: a checkpoint file or the packaged YAML."""
+        return str(Path(self.weights).resolve()) if self.weights else MODEL_YAML[self.task]
+
+    def train_args(self, data: str, run_dir: Path) -> dict:
+        """The keyword arguments for ``YOLO.train`` (absolute paths; the run lands exactly in ``run_dir``)."""
+        run_dir = run_dir.resolve()
+        args = {
+            "data": data, "epochs": self.epochs, "imgsz": self.imgsz, "batch": self.batch,
+            "device": self.device, "workers": self.workers, "seed": self.seed, "deterministic": True,
+            "patience": self.patience, "fliplr": self.fliplr, "plots": self.plots,
+            "project": str(run_dir.parent), "name": run_dir.name, "exist_ok": True,
+        }
+        if self.hours is not None:
+            args["time"] = self.hours
+        return args
+
+    def as_dict(self) -> dict:
+        """The fields, plus the model source, for ``config.json``."""
+        return {**asdict(self), "model": self.model_source}
+
+
+def default_device() -> str:
+    """``0`` when a CUDA GPU is visible, else ``cpu``."""
+    import torch
+
+    return "0" if torch.cuda.is_available() else "cpu"
+
+
+Callbacks = Mapping[str, Callable]
+"""Extra ultralytics callbacks by event name (``on_model_save``, ``on_fit_epoch_end`` …)."""
+
+
+def _yolo(source: str, run_dir: Path, callbacks: Callbacks | None):
+    ultralytics = offline.import_ultralytics(run_dir / CONFIG_DIR)
+    model = ultralytics.YOLO(source)
+    for event, fn in (callbacks or {}).items():
+        model.add_callback(event, fn)
+    return model
+
+
+def train(recipe: Recipe, data: str, run_dir: Path, callbacks: Callbacks | None = None):
+    """Train a new run into ``run_dir`` (``config.json`` must already be written); returns the trainer's metrics."""
+    model = _yolo(recipe.model_source, run_dir, callbacks)
+    model.train(**recipe.train_args(data, run_dir))
+    return model.trainer.metrics
+
+
+def last_checkpoint(run_dir: Path) -> Path:
+    """``run_dir/weights/last.pt``; ValueError if there is none."""
+    last = run_dir / "weights" / "last.pt"
+    if not last.is_file():
+        raise ValueError(f"nothing to resume: {last} does not exist")
+    return last
+
+
+def resume(run_dir: Path, callbacks: Callbacks | None = None, hours: float | None = None):
+    """Continue an interrupted run from ``last.pt`` (same data, hyper-parameters, epoch plan); returns metrics.
+
+    ``hours`` replaces the time budget (ultralytics lets a resume change it). ValueError when the run had
+    already finished: start a new run with ``weights=best.pt`` to train further.
+    """
+    last = last_checkpoint(run_dir)
+    model = _yolo(str(last), run_dir, callbacks)
+    extra = {"time": hours} if hours is not None else {}
+    try:
+        model.train(resume=True, **extra)
+    except AssertionError as e:
+        if "nothing to resume" in str(e):
+            raise ValueError(f"{run_dir} finished its planned epochs; train further with a new run "
+                             f"--weights {run_dir / 'weights' / 'best.pt'}") from None
+        raise
+    return model.trainer.metrics
+
+
+def best_weights(run_dir: Path) -> Path:
+    """``best.pt`` of a run, else ``last.pt``; ValueError if it has neither."""
+    for name in ("best.pt", "last.pt"):
+        p = run_dir / "weights" / name
+        if p.is_file():
+            return p
+    raise ValueError(f"{run_dir} has no weights/best.pt or weights/last.pt")
+
+
+def export(run_dir: Path, fmt: str, imgsz: int) -> Path:
+    """Export a run's best weights to ``fmt`` (``onnx``/``openvino``) at ``imgsz``, next to them; returns the path."""
+    if fmt not in EXPORT_FORMATS:
+        raise ValueError(f"unknown export format {fmt!r}; expected one of {', '.join(EXPORT_FORMATS)}")
+    model = _yolo(str(best_weights(run_dir)), run_dir, None)
+    return Path(model.export(format=fmt, imgsz=imgsz, device="cpu"))
