@@ -19,7 +19,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from vision.train import offline
+from vision.train import offline, record
 
 TASKS = ("detect", "obb", "classify")
 MODEL_YAML = {"detect": "yolo11n.yaml", "obb": "yolo11n-obb.yaml", "classify": "yolo11n-cls.yaml"}
@@ -133,15 +133,24 @@ def resume(run_dir: Path, callbacks: Callbacks | None = None, hours: float | Non
     """
     last = last_checkpoint(run_dir)
     model = _yolo(str(last), run_dir, callbacks)
+    if checkpoint_epoch(last) < 0:
+        # A finished run's last.pt is stripped of its optimizer and training arguments: ultralytics
+        # would fall back to its default dataset (a download) before noticing there is nothing to do.
+        raise ValueError(f"{run_dir} finished its planned epochs; train further with a new run "
+                         f"--weights {run_dir / 'weights' / 'best.pt'}")
     extra = {"time": hours} if hours is not None else {}
-    try:
-        model.train(resume=True, **extra)
-    except AssertionError as e:
-        if "nothing to resume" in str(e):
-            raise ValueError(f"{run_dir} finished its planned epochs; train further with a new run "
-                             f"--weights {run_dir / 'weights' / 'best.pt'}") from None
-        raise
+    # The dataset named explicitly, so a checkpoint can never send ultralytics looking for another.
+    data = record.read_config(run_dir)["train_args"]["data"]
+    model.train(resume=True, data=data, **extra)
     return model.trainer.metrics
+
+
+def checkpoint_epoch(path: Path) -> int:
+    """The 0-based epoch a checkpoint was saved after; -1 for a finished (optimizer-stripped) one."""
+    import torch
+
+    ckpt = torch.load(path, map_location="cpu", weights_only=False)
+    return int(ckpt.get("epoch", -1)) if ckpt.get("optimizer") is not None else -1
 
 
 def best_weights(run_dir: Path) -> Path:

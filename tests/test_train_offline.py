@@ -1,0 +1,261 @@
+"""The training recipe end to end with the network blocked: render, train, validate, predict, export
+(ONNX, OpenVINO), run the ONNX with ONNX Runtime, classify, kill and resume, config.json.
+
+Each scenario runs in a fresh interpreter (a subprocess, not pytest's process): ultralytics disables
+its telemetry whenever it sees pytest, so only a plain process shows what a real ``fudaba train`` does.
+That process first installs an audit hook that records every name lookup and every internet-socket
+connect and refuses them (as a machine without network would), then drives ``vision.train.cli.main``.
+Needs the ``train`` extra (not installed by CI yet): skipped without ultralytics.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import subprocess
+import sys
+from importlib import metadata
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("ultralytics")
+np = pytest.importorskip("numpy")
+ort = pytest.importorskip("onnxruntime")
+
+REPO = Path(__file__).resolve().parents[1]
+
+# The driver run in the child process. argv[1]: a JSON spec {"out": result file, "mode": "offline" |
+# "raw", "steps": [...]}. Steps: ["cli", argv], ["cli-kill", argv, epoch] (SIGKILL right after the
+# checkpoint of that 0-based epoch is saved), ["val", weights, data, imgsz], ["predict", weights,
+# image, imgsz], ["import"] (import ultralytics: through vision.train.offline unless mode is raw),
+# ["probe"] (a deliberate name lookup, to show the hook sees one).
+DRIVER = r'''
+import json, os, signal, socket, sys
+
+spec = json.loads(sys.argv[1])
+attempts = []
+NET_EVENTS = {"socket.getaddrinfo", "socket.gethostbyname", "socket.gethostbyname_ex", "socket.gethostbyaddr",
+              "socket.connect", "socket.sendto", "socket.sendmsg", "http.client.connect", "urllib.Request"}
+
+def hook(event, args):
+    if event not in NET_EVENTS:
+        return
+    if event in {"socket.connect", "socket.sendto", "socket.sendmsg"}:
+        address = args[-1]
+        if not isinstance(address, tuple):  # AF_UNIX (local process plumbing), not the network
+            return
+    attempts.append([event, repr(args)[:200]])
+    raise OSError("network blocked by test_train_offline")
+
+sys.addaudithook(hook)
+result = {"steps": []}
+try:
+    from vision.train import cli
+    for step in spec["steps"]:
+        kind = step[0]
+        if kind == "cli":
+            result["steps"].append(cli.main(step[1]))
+        elif kind == "cli-kill":
+            from vision.train import recipe
+            epoch = step[2]
+            def kill(trainer, epoch=epoch):
+                if trainer.epoch == epoch:
+                    with open(spec["out"], "w") as f:
+                        json.dump({**result, "attempts": attempts, "killed_at_epoch": epoch}, f)
+                    os.kill(os.getpid(), signal.SIGKILL)
+            real_train = recipe.train
+            recipe.train = lambda rec, data, run_dir, callbacks=None: real_train(rec, data, run_dir, {"on_model_save": kill})
+            result["steps"].append(cli.main(step[1]))
+        elif kind == "import":
+            if spec["mode"] == "raw":
+                import ultralytics
+            else:
+                from vision.train import offline
+                offline.import_ultralytics(step[1])
+            result["steps"].append("imported")
+        elif kind == "val":
+            from ultralytics import YOLO
+            m = YOLO(step[1]).val(data=step[2], imgsz=step[3], batch=4, plots=False, verbose=False)
+            result["steps"].append({"map50": float(m.box.map50), "map": float(m.box.map)})
+        elif kind == "predict":
+            from ultralytics import YOLO
+            r = YOLO(step[1]).predict(step[2], imgsz=step[3], conf=0.001, verbose=False)
+            result["steps"].append({"results": len(r), "boxes": len(r[0].boxes), "shape": list(r[0].orig_shape)})
+        elif kind == "probe":
+            try:
+                socket.getaddrinfo("example.org", 443)
+                result["steps"].append("resolved")
+            except OSError:
+                result["steps"].append("refused")
+finally:
+    with open(spec["out"], "w") as f:
+        json.dump({**result, "attempts": attempts}, f)
+'''
+
+
+def drive(tmp: Path, steps: list, mode: str = "offline", timeout: float = 240) -> dict:
+    """Run ``steps`` in a fresh interpreter with the network hook; returns its result (steps, attempts)."""
+    out = tmp / f"driver-{len(list(tmp.glob('driver-*.json')))}.json"
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTEST_CURRENT_TEST", "YOLO_OFFLINE", "YOLO_CONFIG_DIR")}
+    env["PYTHONPATH"] = str(REPO)
+    spec = {"out": str(out), "mode": mode, "steps": steps}
+    proc = subprocess.run([sys.executable, "-c", DRIVER, json.dumps(spec)], cwd=tmp, env=env,
+                          capture_output=True, text=True, timeout=timeout)
+    assert out.exists(), f"driver wrote no result (rc {proc.returncode}):\n{proc.stderr[-3000:]}"
+    result = json.loads(out.read_text())
+    result["returncode"] = proc.returncode
+    result["stderr"] = proc.stderr
+    return result
+
+
+def first_image(folder: Path) -> Path:
+    return sorted(folder.glob("*.jpg"))[0]
+
+
+@pytest.fixture(scope="module")
+def detect_run(tmp_path_factory):
+    """A tiny detector run: 10 rendered 96-px scenes, 1 epoch at 64 px, validated, predicted, exported."""
+    tmp = tmp_path_factory.mktemp("train")
+    run = tmp / "runs" / "tiny-detect"
+    argv = ["train", "detect", "--deck", "hanafuda", "--render", "10", "--seed", "0", "--size", "96",
+            "--imgsz", "64", "--epochs", "1", "--batch", "4", "--out", str(run)]
+    data = run / "data" / "synth" / "data.yaml"
+    image = run / "data" / "synth" / "images" / "val" / "000000008.jpg"
+    steps = [["cli", argv], ["val", str(run / "weights" / "best.pt"), str(data), 64],
+             ["predict", str(run / "weights" / "best.pt"), str(image), 64],
+             ["cli", ["export", str(run), "--format", "onnx"]],
+             ["cli", ["export", str(run), "--format", "openvino"]]]
+    return {"run": run, "argv": argv, "result": drive(tmp, steps)}
+
+
+def test_hook_sees_ultralytics_reach_for_the_network_without_the_offline_setup(tmp_path):
+    # The proof below is only worth something if the hook catches what ultralytics does on its own.
+    raw = drive(tmp_path, [["probe"], ["import"]], mode="raw")
+    assert raw["steps"] == ["refused", "imported"], raw["stderr"][-2000:]
+    events = [a[0] for a in raw["attempts"]]
+    assert events[0] == "socket.getaddrinfo" and "example.org" in raw["attempts"][0][1]
+    assert len(events) > 1, "import ultralytics made no lookup: the hook would prove nothing"
+
+
+def test_offline_import_makes_no_attempt_and_owns_its_config(tmp_path):
+    cfg = tmp_path / "cfg"
+    r = drive(tmp_path, [["import", str(cfg)]])
+    assert r["steps"] == ["imported"] and r["attempts"] == [], r["stderr"][-2000:]
+    settings = json.loads((cfg / "Ultralytics" / "settings.json").read_text())
+    assert settings["sync"] is False and settings["api_key"] == ""
+    for font in ("Arial.ttf", "Arial.Unicode.ttf"):
+        assert (cfg / "Ultralytics" / font).stat().st_size > 100_000  # DejaVuSans, not an empty stand-in
+
+
+def test_tiny_detector_end_to_end_makes_no_network_attempt(detect_run):
+    r, run = detect_run["result"], detect_run["run"]
+    assert r["returncode"] == 0, r["stderr"][-3000:]
+    assert r["attempts"] == []
+    train_rc, val, pred, onnx_rc, ov_rc = r["steps"]
+    assert (train_rc, onnx_rc, ov_rc) == (0, 0, 0)
+    assert 0.0 <= val["map50"] <= 1.0 and 0.0 <= val["map"] <= val["map50"]
+    assert pred["results"] == 1 and pred["shape"] == [96, 96]
+    weights = run / "weights"
+    for f in ("best.pt", "last.pt", "best.onnx"):
+        assert (weights / f).is_file()
+    assert (weights / "best_openvino_model" / "best.xml").is_file()
+    rows = list(csv.DictReader((run / "results.csv").read_text().splitlines()))
+    assert len(rows) == 1 and "metrics/mAP50(B)" in {k.strip() for k in rows[0]}
+    assert (run / "ultralytics-config" / "Ultralytics" / "Arial.ttf").is_file()
+
+
+def test_onnx_export_runs_in_onnxruntime(detect_run):
+    run = detect_run["run"]
+    session = ort.InferenceSession(str(run / "weights" / "best.onnx"), providers=["CPUExecutionProvider"])
+    (inp,) = session.get_inputs()
+    assert inp.shape == [1, 3, 64, 64]
+    image = np.random.default_rng(0).random((1, 3, 64, 64), dtype=np.float32)
+    (out,) = session.run(None, {inp.name: image})
+    # 4 box coordinates + 2 classes (card, back) for each of 8² + 4² + 2² anchor cells at strides 8, 16, 32.
+    assert out.shape == (1, 4 + 2, 84) and np.isfinite(out).all()
+
+
+def test_config_json_records_the_exact_run(detect_run):
+    run, argv = detect_run["run"], detect_run["argv"]
+    cfg = json.loads((run / "config.json").read_text())
+    assert cfg["command"]["argv"] == argv
+    assert cfg["versions"]["ultralytics"] == metadata.version("ultralytics")
+    assert cfg["versions"]["torch"] == metadata.version("torch")
+    assert len(cfg["versions"]["fudaba"]["commit"] or "") == 40
+    spec = cfg["dataset"]["synth"]["spec"]
+    assert (spec["deck"], spec["seed"], spec["count"], spec["size"], spec["classes"]) == \
+        ("hanafuda", 0, 10, [96, 96], "card")
+    assert cfg["dataset"]["synth"]["counts"]["train"]["images"] == 8
+    assert cfg["recipe"] == {**cfg["recipe"], "task": "detect", "imgsz": 64, "epochs": 1, "batch": 4,
+                             "device": "cpu", "model": "yolo11n.yaml", "fliplr": 0.0}
+    args = cfg["train_args"]
+    assert args["project"] == str(run.parent.resolve()) and args["name"] == run.name
+    assert Path(args["data"]).is_absolute() and Path(args["data"]).is_file()
+    assert cfg["resumes"] == []
+
+
+def test_classifier_trains_on_rendered_crops_offline(tmp_path):
+    run = tmp_path / "tiny-cls"
+    argv = ["train", "classify", "--deck", "hanafuda", "--render", "10", "--seed", "0", "--size", "160",
+            "--imgsz", "32", "--epochs", "1", "--batch", "8", "--out", str(run)]
+    r = drive(tmp_path, [["cli", argv], ["cli", ["export", str(run), "--format", "onnx"]]])
+    assert r["steps"] == [0, 0] and r["attempts"] == [], r["stderr"][-3000:]
+    cfg = json.loads((run / "config.json").read_text())
+    assert cfg["recipe"]["model"] == "yolo11n-cls.yaml" and cfg["dataset"]["synth"]["spec"]["classes"] == "recognition"
+    names = cfg["dataset"]["synth"]["names"]
+    crops = Path(cfg["dataset"]["classify_root"])
+    assert sorted(p.name for p in (crops / "val").iterdir()) == sorted(names)  # every class, even if empty
+    session = ort.InferenceSession(str(run / "weights" / "best.onnx"), providers=["CPUExecutionProvider"])
+    (out,) = session.run(None, {session.get_inputs()[0].name: np.zeros((1, 3, 32, 32), np.float32)})
+    assert out.shape == (1, len(names))
+
+
+def test_killed_run_resumes_from_last_checkpoint(tmp_path):
+    run = tmp_path / "runs" / "killed"
+    argv = ["train", "detect", "--deck", "hanafuda", "--render", "10", "--seed", "10", "--size", "96",
+            "--imgsz", "64", "--epochs", "3", "--batch", "4", "--out", str(run)]
+    killed = drive(tmp_path, [["cli-kill", argv, 0]])
+    assert killed["returncode"] == -9 and killed["killed_at_epoch"] == 0 and killed["attempts"] == []
+    assert len(list(csv.DictReader((run / "results.csv").read_text().splitlines()))) == 1
+    again = drive(tmp_path, [["cli", argv]])
+    assert again["steps"] == [2], "a second fresh run into a started run directory must be refused"
+    resumed = drive(tmp_path, [["cli", ["train", "--resume", "--out", str(run)]]])
+    assert resumed["steps"] == [0] and resumed["attempts"] == [], resumed["stderr"][-3000:]
+    epochs = [int(row["epoch"]) for row in csv.DictReader((run / "results.csv").read_text().splitlines())]
+    assert epochs == [1, 2, 3]
+    cfg = json.loads((run / "config.json").read_text())
+    assert [r["argv"] for r in cfg["resumes"]] == [["train", "--resume", "--out", str(run)]]
+    assert cfg["command"]["argv"] == argv
+    finished = drive(tmp_path, [["cli", ["train", "--resume", "--out", str(run)]]])
+    assert finished["steps"] == [2] and "best.pt" in finished["stderr"]
+
+
+def test_real_photos_merge_into_a_playing_card_detector_offline(tmp_path):
+    real = REPO.parent / "shared" / "datasets" / "playing-real"
+    if not real.is_dir():
+        pytest.skip("shared/datasets/playing-real is not beside this checkout")
+    small = tmp_path / "playing-real-3"  # three photos keep the test short; the layout is the real one
+    for kind in ("images", "labels"):
+        (small / kind / "train").mkdir(parents=True)
+    (small / "data.yaml").symlink_to(real / "data.yaml")
+    for img in sorted((real / "images" / "train").glob("*.jpg"))[:3]:
+        (small / "images" / "train" / img.name).symlink_to(img)
+        (small / "labels" / "train" / f"{img.stem}.txt").symlink_to(real / "labels" / "train" / f"{img.stem}.txt")
+    run = tmp_path / "runs" / "playing"
+    argv = ["train", "detect", "--deck", "playing", "--render", "10", "--seed", "0", "--size", "96",
+            "--classes", "ids", "--real", str(small), "--imgsz", "64", "--epochs", "1", "--batch", "4",
+            "--no-plots", "--out", str(run)]
+    r = drive(tmp_path, [["cli", argv]])
+    assert r["steps"] == [0] and r["attempts"] == [], r["stderr"][-3000:]
+    cfg = json.loads((run / "config.json").read_text())
+    assert cfg["dataset"]["real"]["images"] == 3 and cfg["dataset"]["real"]["labels"] > 0
+    import yaml
+
+    doc = yaml.safe_load((run / "data" / "data.yaml").read_text())
+    assert doc["train"][-1] == str(run / "data" / "real" / "images" / "train")
+    assert doc["val"] == [str(run / "data" / "synth" / "images" / "val")]  # real val photos stay out
+    # ultralytics read the relabelled copies beside the links (its cache lands there), not shared/'s labels.
+    assert (run / "data" / "real" / "labels" / "train.cache").is_file()
+    assert not (real / "labels" / "train.cache").exists()
