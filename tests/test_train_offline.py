@@ -230,6 +230,7 @@ def test_killed_run_resumes_from_last_checkpoint(tmp_path):
     assert cfg["command"]["argv"] == argv
     finished = drive(tmp_path, [["cli", ["train", "--resume", "--out", str(run)]]])
     assert finished["steps"] == [2] and "best.pt" in finished["stderr"]
+    assert len(json.loads((run / "config.json").read_text())["resumes"]) == 1  # a refused resume is no resume
 
 
 def test_real_photos_merge_into_a_playing_card_detector_offline(tmp_path):

@@ -108,7 +108,7 @@ def _train(args: argparse.Namespace, argv: list[str]) -> int:
     run_dir = Path(args.out).resolve()
     if args.resume:
         record.read_config(run_dir)
-        last = recipe.last_checkpoint(run_dir)
+        last = recipe.resumable_checkpoint(run_dir)
         record.append_resume(run_dir, argv, last)
         metrics = recipe.resume(run_dir, hours=args.time)
         _report(run_dir, metrics)

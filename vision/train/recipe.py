@@ -131,18 +131,25 @@ def resume(run_dir: Path, callbacks: Callbacks | None = None, hours: float | Non
     ``hours`` replaces the time budget (ultralytics lets a resume change it). ValueError when the run had
     already finished: start a new run with ``weights=best.pt`` to train further.
     """
-    last = last_checkpoint(run_dir)
+    last = resumable_checkpoint(run_dir)
     model = _yolo(str(last), run_dir, callbacks)
-    if checkpoint_epoch(last) < 0:
-        # A finished run's last.pt is stripped of its optimizer and training arguments: ultralytics
-        # would fall back to its default dataset (a download) before noticing there is nothing to do.
-        raise ValueError(f"{run_dir} finished its planned epochs; train further with a new run "
-                         f"--weights {run_dir / 'weights' / 'best.pt'}")
     extra = {"time": hours} if hours is not None else {}
     # The dataset named explicitly, so a checkpoint can never send ultralytics looking for another.
     data = record.read_config(run_dir)["train_args"]["data"]
     model.train(resume=True, data=data, **extra)
     return model.trainer.metrics
+
+
+def resumable_checkpoint(run_dir: Path) -> Path:
+    """``last.pt`` of an interrupted run; ValueError if it is missing or the run has finished."""
+    last = last_checkpoint(run_dir)
+    offline.import_ultralytics(run_dir / CONFIG_DIR)  # unpickling a checkpoint imports ultralytics
+    if checkpoint_epoch(last) < 0:
+        # A finished run's last.pt is stripped of its optimizer and training arguments: ultralytics
+        # would fall back to its default dataset (a download) before noticing there is nothing to do.
+        raise ValueError(f"{run_dir} finished its planned epochs; train further with a new run "
+                         f"--weights {run_dir / 'weights' / 'best.pt'}")
+    return last
 
 
 def checkpoint_epoch(path: Path) -> int:
