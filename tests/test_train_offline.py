@@ -107,6 +107,7 @@ def drive(tmp: Path, steps: list, mode: str = "offline", timeout: float = 240) -
     result = json.loads(out.read_text())
     result["returncode"] = proc.returncode
     result["stderr"] = proc.stderr
+    result["stdout"] = proc.stdout
     return result
 
 
@@ -194,6 +195,22 @@ def test_config_json_records_the_exact_run(detect_run):
     assert args["project"] == str(run.parent.resolve()) and args["name"] == run.name
     assert Path(args["data"]).is_absolute() and Path(args["data"]).is_file()
     assert cfg["resumes"] == []
+
+
+def test_a_new_run_starts_from_an_earlier_runs_weights(detect_run, tmp_path):
+    first = detect_run["run"]
+    run = tmp_path / "runs" / "continued"
+    argv = ["train", "detect", "--deck", "hanafuda", "--data", str(first / "data" / "synth"),
+            "--weights", str(first / "weights" / "best.pt"), "--imgsz", "64", "--epochs", "1", "--batch", "4",
+            "--no-plots", "--out", str(run)]
+    r = drive(tmp_path, [["cli", argv]])
+    assert r["steps"] == [0] and r["attempts"] == [], r["stderr"][-3000:]
+    log = r["stdout"] + r["stderr"]
+    assert "Transferred" in log and "from pretrained weights" in log
+    cfg = json.loads((run / "config.json").read_text())
+    assert cfg["recipe"]["model"] == str((first / "weights" / "best.pt").resolve())
+    assert cfg["dataset"]["source"] == "given" and cfg["dataset"]["synth"]["spec"]["seed"] == 0
+    assert (run / "weights" / "best.pt").is_file()
 
 
 def test_classifier_trains_on_rendered_crops_offline(tmp_path):
