@@ -357,6 +357,12 @@ def build_parser() -> argparse.ArgumentParser:
         add_help=False,
     )
 
+    sub.add_parser(
+        "train",
+        help="train and export the card models, offline (`fudaba train --help`; needs the train extra)",
+        add_help=False,
+    )
+
     p = sub.add_parser("simulate", help="play a random legal match and print or write its record")
     p.add_argument("game")
     p.add_argument("--players", type=int, default=0, help="seated players (default: the fewest)")
@@ -382,6 +388,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         from vision.synth.cli import main as synth_main
 
         return synth_main(argv[1:])
+    if argv[:1] == ["train"]:
+        from vision.train.cli import main as train_main
+
+        # `fudaba train detect …` / `fudaba train --resume …` / `fudaba train export RUN …`
+        rest = argv[1:]
+        return train_main(rest if rest[:1] == ["export"] else ["train", *rest])
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
