@@ -391,9 +391,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if argv[:1] == ["train"]:
         from vision.train.cli import main as train_main
 
-        # `fudaba train detect …` / `fudaba train --resume …` / `fudaba train export RUN …`
-        rest = argv[1:]
-        return train_main(rest if rest[:1] == ["export"] else ["train", *rest])
+        return train_main(argv[1:])
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
