@@ -107,13 +107,13 @@ def test_classification_root_gets_a_folder_for_every_class(tmp_path):
 
 
 @pytest.mark.parametrize(("argv", "message"), [
-    (["train", "detect", "--deck", "hanafuda", "--render", "5", "--out", "{tmp}/r"], "at least 10 scenes"),
-    (["train", "classify", "--deck", "playing", "--render", "10", "--real", "{tmp}", "--out", "{tmp}/r"],
+    (["detect", "--deck", "hanafuda", "--render", "5", "--out", "{tmp}/r"], "at least 10 scenes"),
+    (["classify", "--deck", "playing", "--render", "10", "--real", "{tmp}", "--out", "{tmp}/r"],
      "detect/OBB runs only"),
-    (["train", "detect", "--out", "{tmp}/r"], "needs TASK"),
-    (["train", "--resume", "--out", "{tmp}/r"], "no config.json"),
-    (["train", "detect", "--deck", "hanafuda", "--data", "{tmp}/nowhere", "--out", "{tmp}/r"], "no ultralytics dataset"),
-    (["train", "detect", "--deck", "hanafuda", "--render", "10", "--weights", "yolo11n.pt", "--out", "{tmp}/r"],
+    (["detect", "--out", "{tmp}/r"], "needs --deck"),
+    (["obb", "--resume", "--out", "{tmp}/r"], "no config.json"),
+    (["detect", "--deck", "hanafuda", "--data", "{tmp}/nowhere", "--out", "{tmp}/r"], "no ultralytics dataset"),
+    (["detect", "--deck", "hanafuda", "--render", "10", "--weights", "yolo11n.pt", "--out", "{tmp}/r"],
      "is not a file"),
     (["export", "{tmp}", "--format", "onnx"], "no config.json"),
 ])

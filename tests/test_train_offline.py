@@ -120,7 +120,7 @@ def detect_run(tmp_path_factory):
     """A tiny detector run: 10 rendered 96-px scenes, 1 epoch at 64 px, validated, predicted, exported."""
     tmp = tmp_path_factory.mktemp("train")
     run = tmp / "runs" / "tiny-detect"
-    argv = ["train", "detect", "--deck", "hanafuda", "--render", "10", "--seed", "0", "--size", "96",
+    argv = ["detect", "--deck", "hanafuda", "--render", "10", "--seed", "0", "--size", "96",
             "--imgsz", "64", "--epochs", "1", "--batch", "4", "--out", str(run)]
     data = run / "data" / "synth" / "data.yaml"
     image = run / "data" / "synth" / "images" / "val" / "000000008.jpg"
@@ -200,7 +200,7 @@ def test_config_json_records_the_exact_run(detect_run):
 def test_a_new_run_starts_from_an_earlier_runs_weights(detect_run, tmp_path):
     first = detect_run["run"]
     run = tmp_path / "runs" / "continued"
-    argv = ["train", "detect", "--deck", "hanafuda", "--data", str(first / "data" / "synth"),
+    argv = ["detect", "--deck", "hanafuda", "--data", str(first / "data" / "synth"),
             "--weights", str(first / "weights" / "best.pt"), "--imgsz", "64", "--epochs", "1", "--batch", "4",
             "--no-plots", "--out", str(run)]
     r = drive(tmp_path, [["cli", argv]])
@@ -215,7 +215,7 @@ def test_a_new_run_starts_from_an_earlier_runs_weights(detect_run, tmp_path):
 
 def test_classifier_trains_on_rendered_crops_offline(tmp_path):
     run = tmp_path / "tiny-cls"
-    argv = ["train", "classify", "--deck", "hanafuda", "--render", "10", "--seed", "0", "--size", "160",
+    argv = ["classify", "--deck", "hanafuda", "--render", "10", "--seed", "0", "--size", "160",
             "--imgsz", "32", "--epochs", "1", "--batch", "8", "--out", str(run)]
     r = drive(tmp_path, [["cli", argv], ["cli", ["export", str(run), "--format", "onnx"]]])
     assert r["steps"] == [0, 0] and r["attempts"] == [], r["stderr"][-3000:]
@@ -231,21 +231,23 @@ def test_classifier_trains_on_rendered_crops_offline(tmp_path):
 
 def test_killed_run_resumes_from_last_checkpoint(tmp_path):
     run = tmp_path / "runs" / "killed"
-    argv = ["train", "detect", "--deck", "hanafuda", "--render", "10", "--seed", "10", "--size", "96",
+    argv = ["detect", "--deck", "hanafuda", "--render", "10", "--seed", "10", "--size", "96",
             "--imgsz", "64", "--epochs", "3", "--batch", "4", "--out", str(run)]
     killed = drive(tmp_path, [["cli-kill", argv, 0]])
     assert killed["returncode"] == -9 and killed["killed_at_epoch"] == 0 and killed["attempts"] == []
     assert len(list(csv.DictReader((run / "results.csv").read_text().splitlines()))) == 1
     again = drive(tmp_path, [["cli", argv]])
     assert again["steps"] == [2], "a second fresh run into a started run directory must be refused"
-    resumed = drive(tmp_path, [["cli", ["train", "--resume", "--out", str(run)]]])
+    resumed = drive(tmp_path, [["cli", ["detect", "--resume", "--out", str(run)]]])
     assert resumed["steps"] == [0] and resumed["attempts"] == [], resumed["stderr"][-3000:]
     epochs = [int(row["epoch"]) for row in csv.DictReader((run / "results.csv").read_text().splitlines())]
     assert epochs == [1, 2, 3]
     cfg = json.loads((run / "config.json").read_text())
-    assert [r["argv"] for r in cfg["resumes"]] == [["train", "--resume", "--out", str(run)]]
+    assert [r["argv"] for r in cfg["resumes"]] == [["detect", "--resume", "--out", str(run)]]
     assert cfg["command"]["argv"] == argv
-    finished = drive(tmp_path, [["cli", ["train", "--resume", "--out", str(run)]]])
+    wrong = drive(tmp_path, [["cli", ["classify", "--resume", "--out", str(run)]]])
+    assert wrong["steps"] == [2] and "is a detect run" in wrong["stderr"]
+    finished = drive(tmp_path, [["cli", ["detect", "--resume", "--out", str(run)]]])
     assert finished["steps"] == [2] and "best.pt" in finished["stderr"]
     assert len(json.loads((run / "config.json").read_text())["resumes"]) == 1  # a refused resume is no resume
 
@@ -262,7 +264,7 @@ def test_real_photos_merge_into_a_playing_card_detector_offline(tmp_path):
         (small / "images" / "train" / img.name).symlink_to(img)
         (small / "labels" / "train" / f"{img.stem}.txt").symlink_to(real / "labels" / "train" / f"{img.stem}.txt")
     run = tmp_path / "runs" / "playing"
-    argv = ["train", "detect", "--deck", "playing", "--render", "10", "--seed", "0", "--size", "96",
+    argv = ["detect", "--deck", "playing", "--render", "10", "--seed", "0", "--size", "96",
             "--classes", "ids", "--real", str(small), "--imgsz", "64", "--epochs", "1", "--batch", "4",
             "--no-plots", "--out", str(run)]
     r = drive(tmp_path, [["cli", argv]])

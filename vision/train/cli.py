@@ -4,15 +4,17 @@
           [--style A,B] [--art-dir DIR] [--classes SCHEME]) [--real DIR] [--imgsz 320] [--epochs E]
           [--batch 16] [--time HOURS] [--train-seed 0] [--device cpu|0] [--workers N]
           [--patience P] [--weights PT] [--no-plots] --out runs/NAME
-    train --resume --out runs/NAME [--time HOURS]
-    export runs/NAME --format onnx|openvino [--imgsz PX]
+    train detect|obb|classify --out runs/NAME --resume [--time HOURS]
+    train export runs/NAME --format onnx|openvino [--imgsz PX]
 
 ``--render N`` renders N synthetic scenes (scene seeds S … S+N−1, split by seed mod 10: train 0-7,
 val 8) into ``runs/NAME/data/synth`` at ``--size`` px (default: ``--imgsz`` for detect/OBB, 640 for
 classify, which trains on the rectified 160-px-tall crops). ``--real DIR`` merges the train split of
 the real playing-card photos (``shared/datasets/playing-real``, read in place) into a detect/OBB run.
 Default class scheme: ``card`` (card/back) for detect and OBB, ``recognition`` for classify.
-``main(argv)`` returns the exit code: 0 done, 2 bad input or state, 3 training interrupted.
+``--resume`` continues the run in ``--out`` from its ``last.pt``; every other option but ``--time``
+comes from the run itself. ``main(argv)`` returns the exit code: 0 done, 2 bad input or state,
+3 training interrupted.
 """
 
 from __future__ import annotations
@@ -24,12 +26,22 @@ from pathlib import Path
 
 from vision.synth.classes import SCHEMES
 
+TASKS = ("detect", "obb", "classify")
+
 
 def _parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="train", description="Train and export card detectors/classifiers, offline.")
     sub = ap.add_subparsers(dest="command", required=True)
-    t = sub.add_parser("train", help="train a new run, or resume one")
-    t.add_argument("task", nargs="?", choices=("detect", "obb", "classify"))
+    for task in TASKS:
+        _task_options(sub.add_parser(task, help=f"train a {task} model (or --resume one)"))
+    e = sub.add_parser("export", help="export a run's best weights next to them")
+    e.add_argument("run", help="run directory")
+    e.add_argument("--format", required=True, choices=("onnx", "openvino"))
+    e.add_argument("--imgsz", type=int, help="input side (px); default: the run's --imgsz")
+    return ap
+
+
+def _task_options(t: argparse.ArgumentParser) -> None:
     t.add_argument("--out", required=True, help="run directory, e.g. runs/hanafuda-detect")
     t.add_argument("--resume", action="store_true", help="continue the run in --out from weights/last.pt")
     t.add_argument("--deck", choices=("hanafuda", "playing"))
@@ -53,11 +65,6 @@ def _parser() -> argparse.ArgumentParser:
     t.add_argument("--patience", type=int, default=50, help="stop after this many epochs without improvement")
     t.add_argument("--weights", help="start from this checkpoint (e.g. runs/OLD/weights/best.pt)")
     t.add_argument("--no-plots", action="store_true", help="skip ultralytics' plots")
-    e = sub.add_parser("export", help="export a run's best weights next to them")
-    e.add_argument("run", help="run directory")
-    e.add_argument("--format", required=True, choices=("onnx", "openvino"))
-    e.add_argument("--imgsz", type=int, help="input side (px); default: the run's --imgsz")
-    return ap
 
 
 def _dataset(args: argparse.Namespace, run_dir: Path) -> tuple[str, dict]:
@@ -107,14 +114,16 @@ def _train(args: argparse.Namespace, argv: list[str]) -> int:
 
     run_dir = Path(args.out).resolve()
     if args.resume:
-        record.read_config(run_dir)
+        task = record.read_config(run_dir)["recipe"]["task"]
+        if task != args.task:
+            raise ValueError(f"{run_dir} is a {task} run, not {args.task}")
         last = recipe.resumable_checkpoint(run_dir)
         record.append_resume(run_dir, argv, last)
         metrics = recipe.resume(run_dir, hours=args.time)
         _report(run_dir, metrics)
         return 0
-    if args.task is None or args.deck is None or (args.data is None and args.render is None):
-        raise ValueError("a new run needs TASK, --deck and --data or --render (or --resume)")
+    if args.deck is None or (args.data is None and args.render is None):
+        raise ValueError("a new run needs --deck and --data or --render (or --resume)")
     if (run_dir / "weights" / "last.pt").exists():
         raise ValueError(f"{run_dir} already holds a run: --resume it or choose another --out")
     device = args.device or recipe.default_device()
@@ -160,11 +169,15 @@ def main(argv: list[str] | None = None) -> int:
               "environment (see docs/training.md)", file=sys.stderr)
         return 2
     try:
-        return _train(args, argv) if args.command == "train" else _export(args)
+        if args.command == "export":
+            return _export(args)
+        args.task = args.command
+        return _train(args, argv)
     except (ValueError, OSError) as e:
         print(f"train: {e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        if args.command == "train":
-            print(f"train: interrupted; continue with: train --resume --out {args.out}", file=sys.stderr)
+        if args.command != "export":
+            print(f"train: interrupted; continue with: train {args.command} --resume --out {args.out}",
+                  file=sys.stderr)
         return 3
