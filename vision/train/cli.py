@@ -26,14 +26,15 @@ from pathlib import Path
 
 from vision.synth.classes import SCHEMES
 
-TASKS = ("detect", "obb", "classify")
+TASKS = {"detect": "a detector (axis-aligned boxes)", "obb": "a detector of oriented boxes",
+         "classify": "a classifier of rectified crops"}
 
 
 def _parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="train", description="Train and export card detectors/classifiers, offline.")
     sub = ap.add_subparsers(dest="command", required=True)
-    for task in TASKS:
-        _task_options(sub.add_parser(task, help=f"train a {task} model (or --resume one)"))
+    for task, what in TASKS.items():
+        _task_options(sub.add_parser(task, help=f"train {what} (or --resume one)"))
     e = sub.add_parser("export", help="export a run's best weights next to them")
     e.add_argument("run", help="run directory")
     e.add_argument("--format", required=True, choices=("onnx", "openvino"))
