@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import sys
+import time
 from pathlib import Path
 
 from vision.synth.classes import SCHEMES
@@ -82,9 +83,13 @@ def _dataset(args: argparse.Namespace, run_dir: Path) -> tuple[str, dict]:
         req = datasets.RenderRequest(deck=args.deck, count=args.render, seed=args.seed, size=size, task=args.task,
                                      classes=scheme, styles=styles, art_dir=args.art_dir,
                                      workers=args.render_workers)
+        start = time.perf_counter()
         summary = datasets.render(req, run_dir / "data" / "synth")
+        spent = time.perf_counter() - start
         data = run_dir / "data" / "synth"
-        record = {"source": "rendered", "dir": str(data.resolve()), "synth": summary}
+        print(f"rendered {req.count} scenes into {data} in {spent:.1f} s: "
+              + ", ".join(f"{k} {v['images']}" for k, v in summary["counts"].items()))
+        record = {"source": "rendered", "dir": str(data.resolve()), "synth": summary, "render_seconds": round(spent, 1)}
     else:
         data = Path(args.data).resolve()
         record = {"source": "given", "dir": str(data), "synth": datasets.synth_summary(data)}
