@@ -56,6 +56,12 @@ def _task_options(t: argparse.ArgumentParser) -> None:
     t.add_argument("--art-dir", help="folder laid out like shared/assets with more styles and table textures")
     t.add_argument("--classes", choices=SCHEMES, help="class scheme of --render")
     t.add_argument("--render-workers", type=int, default=1, help="rendering processes")
+    t.add_argument("--crop-side", type=int, default=128,
+                   help="classify: side (px) of the square crops rendered per card (0: upright exact crops)")
+    t.add_argument("--crop-copies", type=int, default=2, help="classify: crops per card, each disturbed anew")
+    t.add_argument("--crop-jitter", type=float, default=0.02,
+                   help="classify: polygon disturbance, fraction of the card's long side (detector error)")
+    t.add_argument("--crop-min-visible", type=float, default=0.35, help="classify: least visible fraction cropped")
     t.add_argument("--real", help="real playing-card dataset to merge (its train split), e.g. ../shared/datasets/playing-real")
     t.add_argument("--imgsz", type=int, help="network input side (px); default 320, 160 for classify")
     t.add_argument("--epochs", type=int, default=100)
@@ -82,7 +88,9 @@ def _dataset(args: argparse.Namespace, run_dir: Path) -> tuple[str, dict]:
         size = args.size or (640 if args.task == "classify" else args.imgsz)
         req = datasets.RenderRequest(deck=args.deck, count=args.render, seed=args.seed, size=size, task=args.task,
                                      classes=scheme, styles=styles, art_dir=args.art_dir,
-                                     workers=args.render_workers)
+                                     workers=args.render_workers, crop_side=args.crop_side,
+                                     crop_copies=args.crop_copies, crop_jitter=args.crop_jitter,
+                                     crop_min_visible=args.crop_min_visible)
         start = time.perf_counter()
         summary = datasets.render(req, run_dir / "data" / "synth")
         spent = time.perf_counter() - start

@@ -50,6 +50,11 @@ class RenderRequest:
     styles: tuple[str, ...]
     art_dir: str | None = None
     workers: int = 1
+    crop_side: int = 0
+    """Classify: 0 for upright exact crops, else square classifier crops of this side (jittered, turned)."""
+    crop_copies: int = 1
+    crop_jitter: float = 0.0
+    crop_min_visible: float = 0.5
 
 
 def render(req: RenderRequest, out: Path) -> dict:
@@ -58,6 +63,8 @@ def render(req: RenderRequest, out: Path) -> dict:
         deck=req.deck, styles=req.styles, out=str(out), count=req.count, seed=req.seed,
         size=(req.size, req.size), art_dir=req.art_dir, obb=req.task == "obb",
         crops=req.task == "classify", classes=req.classes, workers=max(1, req.workers),
+        crop_side=req.crop_side, crop_copies=req.crop_copies, crop_jitter=req.crop_jitter,
+        crop_min_visible=req.crop_min_visible,
     )
     return write_dataset(spec)
 
