@@ -357,6 +357,10 @@ def build_parser() -> argparse.ArgumentParser:
         add_help=False,
     )
 
+    for name, what in (("recognise", "name the cards in top-down table images"),
+                       ("enroll", "adapt recognition to your own deck from photos of it laid out in a grid"),
+                       ("calibrate", "fit the recogniser's confidence on rendered scenes (developers)")):
+        sub.add_parser(name, help=f"{what} (`fudaba {name} --help`; needs the recognise extra)", add_help=False)
     sub.add_parser(
         "train",
         help="train and export the card models, offline (`fudaba train --help`; needs the train extra)",
@@ -388,6 +392,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from vision.synth.cli import main as synth_main
 
         return synth_main(argv[1:])
+    if argv[:1] and argv[0] in ("recognise", "enroll", "calibrate"):
+        from vision.recognise.cli import main as recognise_main
+
+        return recognise_main(argv[0], argv[1:])
     if argv[:1] == ["train"]:
         from vision.train.cli import main as train_main
 

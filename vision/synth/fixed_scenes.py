@@ -7,7 +7,8 @@ effects, wear) and replace the cards and the camera:
   order, 8 mm apart, nothing on top, photographed from above (tilt 0-8°, landscape, the grid's
   first row at the top of the image).
 - :func:`topdown_scene`: a random scene's first ``n_cards`` cards, seen from straight above
-  (tilt 0-3°) with the whole play area in view — the frame a recogniser gets after rectification.
+  (tilt 0-3°, no lens distortion) with the whole play area in view — the frame a recogniser gets
+  after rectification.
 """
 
 from __future__ import annotations
@@ -68,4 +69,5 @@ def topdown_scene(seed: int, deck: str, styles: tuple[str, ...], n_cards: int = 
     base = sample_scene(seed, deck, styles, size, textures)
     rng = np.random.default_rng([seed, 13])
     cards = base.cards[:n_cards]
-    return dataclasses.replace(base, cards=cards, camera=_top_down(rng, base.area_mm, size, 3.0, 0.95))
+    return dataclasses.replace(base, cards=cards, camera=_top_down(rng, base.area_mm, size, 3.0, 0.95),
+                               effects=dataclasses.replace(base.effects, k1=0.0))

@@ -40,6 +40,11 @@ def _parser() -> argparse.ArgumentParser:
     e.add_argument("run", help="run directory")
     e.add_argument("--format", required=True, choices=("onnx", "openvino"))
     e.add_argument("--imgsz", type=int, help="input side (px); default: the run's --imgsz")
+    sh = sub.add_parser("ship", help="copy a run's best weights and their ONNX export into models/<deck>/")
+    sh.add_argument("run", help="run directory (a detect or classify run)")
+    sh.add_argument("--deck", required=True, choices=("hanafuda", "playing"))
+    sh.add_argument("--models", help="models folder (default: the repository's models/)")
+    sh.add_argument("--size", type=int, help="detector: long side (px) frames are scaled to (default 416)")
     return ap
 
 
@@ -173,6 +178,15 @@ def _export(args: argparse.Namespace) -> int:
     return 0
 
 
+def _ship(args: argparse.Namespace) -> int:
+    from vision.train import ship
+
+    entry = ship.ship(Path(args.run), args.deck, Path(args.models) if args.models else None, args.size)
+    print(f"shipped {args.run} as {args.deck} {entry['stem']}: " + ", ".join(
+        f"{k} {v}" for k, v in entry.items() if k in ("size", "side", "embedding", "sha256")))
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the train command line; returns the exit code (2 for bad input or state)."""
     argv = list(sys.argv[1:] if argv is None else argv)
@@ -185,6 +199,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.command == "export":
             return _export(args)
+        if args.command == "ship":
+            return _ship(args)
         args.task = args.command
         return _train(args, argv)
     except (ValueError, OSError) as e:

@@ -1,0 +1,76 @@
+"""Calibrating the classifier's confidence on rendered validation scenes.
+
+Scenes with seed ≡ 8 (mod 10) — the validation split, never trained on — are recognised with the
+shipped models. Over the matched cards seen at least 40 %, the temperature ``T`` that minimises the
+negative log-likelihood of the true class under ``softmax(log p / T)`` is chosen from a grid, then
+``unsure_below``: the lowest confidence above which the answers are right at least
+``target`` of the time (0.995). Both go into the deck's ``manifest.json``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+
+import numpy as np
+
+from vision.recognise.classifier import temper
+from vision.recognise.evaluate import match, true_class
+from vision.recognise.recogniser import Recogniser
+
+TEMPERATURES = np.round(np.arange(0.5, 3.01, 0.05), 2)
+MIN_VISIBLE = 0.4
+
+
+def val_seeds(first: int, count: int) -> list[int]:
+    """``count`` validation seeds (≡ 8 mod 10) from ``first`` on."""
+    start = first + (8 - first) % 10
+    return [start + 10 * k for k in range(count)]
+
+
+def collect(rec: Recogniser, frames: Sequence[np.ndarray], labels: Sequence) -> tuple[np.ndarray, np.ndarray]:
+    """(raw probabilities, true class index) of every matched card seen at least :data:`MIN_VISIBLE`."""
+    names = {n: i for i, n in enumerate(rec.classifier.names)}
+    probs, truth = [], []
+    for frame, lab in zip(frames, labels, strict=True):
+        dets = rec.detector.detect([frame])[0]
+        polys = rec.outlines(frame, dets)
+        if not polys:
+            continue
+        p, _ = rec.classifier.raw(rec.classifier.crops(frame, polys))
+        cards = [c for c in lab.cards if c.visible >= MIN_VISIBLE]
+        for t, i in zip(cards, match(polys, cards), strict=True):
+            if i is not None:
+                probs.append(p[i])
+                truth.append(names[true_class(t, lab.deck)])
+    return np.array(probs), np.array(truth)
+
+
+def fit(probs: np.ndarray, truth: np.ndarray, target: float = 0.995) -> dict:
+    """Temperature and unsure threshold for raw ``probs`` with true classes ``truth``."""
+    rows = np.arange(len(truth))
+    nll = [float(-np.log(np.clip(temper(probs, t)[rows, truth], 1e-12, 1)).mean()) for t in TEMPERATURES]
+    t_best = float(TEMPERATURES[int(np.argmin(nll))])
+    p = temper(probs, t_best)
+    conf, right = p.max(axis=1), p.argmax(axis=1) == truth
+    order = np.argsort(-conf)
+    cum = np.cumsum(right[order]) / np.arange(1, len(order) + 1)
+    ok = np.nonzero(cum >= target)[0]
+    # the largest prefix (most confident first) that keeps accuracy ≥ target
+    k = int(ok.max()) if len(ok) else -1
+    threshold = float(conf[order[k]]) if k >= 0 else 1.0
+    bins = np.linspace(0, 1, 11)
+    which = np.clip(np.digitize(conf, bins) - 1, 0, 9)
+    ece = float(sum(abs(right[which == b].mean() - conf[which == b].mean()) * (which == b).mean()
+                    for b in range(10) if (which == b).any()))
+    return {"temperature": t_best, "unsure_below": round(threshold, 4), "target": target, "cards": int(len(truth)),
+            "accuracy": float(right.mean()), "sure_fraction": float((conf >= threshold).mean()),
+            "expected_calibration_error": round(ece, 4)}
+
+
+def write(rec: Recogniser, result: dict) -> None:
+    """Store ``result`` as the calibration in the recogniser's manifest."""
+    path = rec.manifest.folder / "manifest.json"
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    doc["calibration"] = result
+    path.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")

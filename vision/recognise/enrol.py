@@ -1,0 +1,158 @@
+"""Deck enrolment: photographs of the user's deck laid out in the enrolment grid → a deck profile.
+
+Each photo must show a whole deck in :func:`vision.enrol_grid.enrol_grid` order, seen from above.
+The detector finds the cards; their centres are turned square to the grid (the main axis of the
+centres is the row direction), split into rows where the gap between centres jumps, and each row
+sorted left to right. A photo taken from the other side of the grid reads as the grid turned
+180°; both readings are tried and the one the classifier agrees with more is kept. Every card
+then gives several reference embeddings: its crop both ways up and with small disturbances of
+its outline, as the detector will give it during play.
+
+What goes wrong is said plainly: a row with a card too many or too few, a photo without the grid.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.cardcrop import half_turn, jitter_polygon, square_crop
+from vision.enrol_grid import GRID_COLUMNS, GRID_ROWS, GridCell, enrol_grid
+from vision.recognise.profile import DeckProfile
+from vision.recognise.recogniser import Recogniser
+from vision.synth.classes import recognition_name
+
+COPIES = 6
+"""Disturbed crops per card and way up."""
+JITTER = 0.015
+
+
+@dataclass(frozen=True, slots=True)
+class EnrolledPhoto:
+    """What one photo gave."""
+
+    photo: str
+    cards: int
+    agreed: int
+    """Cards the classifier already named right before enrolment."""
+    turned: bool
+    """The grid was read turned 180° (photo taken from the far side)."""
+
+
+def _rows(centres: np.ndarray, heights: np.ndarray) -> list[np.ndarray]:
+    """Indices of ``centres`` grouped into rows (top to bottom), each sorted left to right."""
+    c = centres - centres.mean(axis=0)
+    _, _, vt = np.linalg.svd(c, full_matrices=False)
+    axis = vt[0] if abs(vt[0, 0]) >= abs(vt[0, 1]) else vt[1]
+    if axis[0] < 0:
+        axis = -axis
+    normal = np.array([-axis[1], axis[0]])
+    along, across = c @ axis, c @ normal
+    order = np.argsort(across)
+    gap = 0.5 * float(np.median(heights))
+    rows, current = [], [order[0]]
+    for a, b in zip(order[:-1], order[1:], strict=True):
+        if across[b] - across[a] > gap:
+            rows.append(np.array(current))
+            current = []
+        current.append(b)
+    rows.append(np.array(current))
+    return [r[np.argsort(along[r])] for r in rows]
+
+
+def assign_grid(polygons: Sequence[np.ndarray], deck: str, extras: bool) -> list[tuple[GridCell, int]]:
+    """(grid cell, polygon index) pairs for the cards of one grid photo; ValueError if it is not the grid."""
+    cells = enrol_grid(deck, extras)
+    cols = GRID_COLUMNS[deck]
+    if len(polygons) < GRID_ROWS * cols:
+        raise ValueError(f"found {len(polygons)} cards, the {deck} grid has {len(cells)}: "
+                         f"is the whole deck in the photo, face up, {cols} columns × {GRID_ROWS} rows?")
+    centres = np.array([np.mean(p, axis=0) for p in polygons])
+    heights = np.array([max(np.linalg.norm(p[1] - p[0]), np.linalg.norm(p[2] - p[1])) for p in polygons])
+    rows = _rows(centres, heights)
+    main = [r for r in rows if len(r) >= cols - 1]
+    counts = ", ".join(str(len(r)) for r in rows)
+    if len(main) != GRID_ROWS or any(len(r) != cols for r in main):
+        raise ValueError(f"expected {GRID_ROWS} rows of {cols} cards, found rows of {counts} cards")
+    first = rows.index(main[0])
+    extra_rows = [r for i, r in enumerate(rows) if i < first or i > first + GRID_ROWS - 1]
+    by_cell = {(c.row, c.column): c for c in cells}
+    pairs = [(by_cell[(ri, ci)], int(idx)) for ri, r in enumerate(main) for ci, idx in enumerate(r)]
+    extra_cells = [c for c in cells if c.row >= GRID_ROWS]
+    if extra_cells:
+        found = [int(i) for r in extra_rows for i in r]
+        if len(found) != len(extra_cells):
+            raise ValueError(f"expected {len(extra_cells)} extra cards ({', '.join(c.card_id for c in extra_cells)}) "
+                             f"below the grid, found {len(found)}")
+        found.sort(key=lambda i: centres[i, 0])
+        pairs += list(zip(extra_cells, found, strict=True))
+    elif extra_rows:
+        raise ValueError(f"found {sum(len(r) for r in extra_rows)} cards outside the {cols} × {GRID_ROWS} grid "
+                         "(rows of " + counts + "); use --extras for the blank or jokers")
+    return pairs
+
+
+def _turned(pairs: list[tuple[GridCell, int]], deck: str, extras: bool) -> list[tuple[GridCell, int]]:
+    """The same photo read as the grid turned 180° (main grid only; extras keep their reading)."""
+    cols = GRID_COLUMNS[deck]
+    by_cell = {(c.row, c.column): c for c in enrol_grid(deck, extras)}
+    out = []
+    for cell, idx in pairs:
+        if cell.row < GRID_ROWS:
+            out.append((by_cell[(GRID_ROWS - 1 - cell.row, cols - 1 - cell.column)], idx))
+        else:
+            out.append((cell, idx))
+    return out
+
+
+def _label(card_id: str, deck: str) -> str:
+    return recognition_name(card_id) if deck == "hanafuda" else card_id
+
+
+def enrol(recogniser: Recogniser, photos: Sequence[str | Path], extras: bool = False,
+          seed: int = 0) -> tuple[DeckProfile, list[EnrolledPhoto]]:
+    """A deck profile from grid photos (file paths); ValueError naming the photo and the problem."""
+    deck = recogniser.deck
+    names = recogniser.classifier.names
+    index = {n: i for i, n in enumerate(names)}
+    rng = np.random.default_rng(seed)
+    embeddings, labels, report = [], [], []
+    side = recogniser.classifier.side
+    for photo in photos:
+        frame = cv2.imread(str(photo), cv2.IMREAD_COLOR)
+        if frame is None:
+            raise ValueError(f"{photo}: not an image OpenCV can read")
+        dets = [d for d in recogniser.detector.detect([frame])[0]]
+        polys = recogniser.outlines(frame, dets)
+        try:
+            pairs = assign_grid(polys, deck, extras)
+        except ValueError as e:
+            raise ValueError(f"{photo}: {e}") from None
+        crops = recogniser.classifier.crops(frame, [polys[i] for _, i in pairs])
+        probs = recogniser.classifier.classify(crops).probs
+        readings = {False: pairs, True: _turned(pairs, deck, extras)}
+        agree = {t: sum(names[int(np.argmax(probs[k]))] == _label(cell.card_id, deck) for k, (cell, _) in enumerate(r))
+                 for t, r in readings.items()}
+        turned = agree[True] > agree[False]
+        pairs = readings[turned]
+        for cell, i in pairs:
+            label = index[_label(cell.card_id, deck)]
+            base = polys[i]
+            variants = []
+            for way in (base, half_turn(base)):
+                variants.append(square_crop(frame, way, side))
+                variants += [square_crop(frame, jitter_polygon(way, rng, JITTER), side) for _ in range(COPIES)]
+            emb = recogniser.classifier.classify(variants).embeddings
+            embeddings.append(emb)
+            labels += [label] * len(emb)
+        report.append(EnrolledPhoto(str(photo), len(pairs), int(agree[turned]), turned))
+    meta = {"photos": [str(p) for p in photos], "created": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
+            "extras": extras, "copies": COPIES, "jitter": JITTER}
+    profile = DeckProfile(deck, recogniser.classifier_sha256(), names, np.concatenate(embeddings).astype(np.float32),
+                          np.array(labels, np.int32), meta)
+    return profile, report

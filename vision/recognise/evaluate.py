@@ -1,0 +1,112 @@
+"""Scoring recognition against rendered truth: which prediction is which true card, and how often it is right.
+
+A prediction matches a true card when their outlines overlap by intersection over union ≥ 0.5
+(greedy, best overlap first, each used once). A true card counts as recognised when its match's
+label is its recognition class (plains by month; a face-down card's class is the back). Cards
+with no match count as missed, and a miss is an error.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.synth.classes import class_of
+from vision.synth.labels import CardLabel, SceneLabels
+
+MATCH_IOU = 0.5
+
+
+def polygon_iou(a, b) -> float:
+    """Intersection over union of two convex quadrilaterals (px)."""
+    pa, pb = np.asarray(a, np.float32).reshape(-1, 2), np.asarray(b, np.float32).reshape(-1, 2)
+    inter, _ = cv2.intersectConvexConvex(pa, pb)
+    union = abs(cv2.contourArea(pa)) + abs(cv2.contourArea(pb)) - inter
+    return float(inter / union) if union > 0 else 0.0
+
+
+def match(polygons: Sequence, truth: Sequence[CardLabel]) -> list[int | None]:
+    """For each true card, the index of its matching polygon (or None)."""
+    pairs = []
+    for ti, t in enumerate(truth):
+        tb = np.asarray(t.polygon)
+        for pi, p in enumerate(polygons):
+            pp = np.asarray(p)
+            # cheap reject: centres farther apart than a card's long side
+            if np.linalg.norm(pp.mean(0) - tb.mean(0)) > np.linalg.norm(tb[2] - tb[0]):
+                continue
+            iou = polygon_iou(pp, tb)
+            if iou >= MATCH_IOU:
+                pairs.append((iou, ti, pi))
+    out: list[int | None] = [None] * len(truth)
+    used = set()
+    for _, ti, pi in sorted(pairs, reverse=True):
+        if out[ti] is None and pi not in used:
+            out[ti] = pi
+            used.add(pi)
+    return out
+
+
+def true_class(card: CardLabel, deck: str) -> str:
+    """The recognition class a true card should be named."""
+    return class_of(card.card_id, card.face_up, deck, "recognition")
+
+
+@dataclass(frozen=True, slots=True)
+class CardOutcome:
+    """One true card and what recognition made of it."""
+
+    truth: str
+    visible: float
+    predicted: str | None
+    confidence: float
+    unsure: bool
+    style: str
+
+    @property
+    def correct(self) -> bool:
+        return self.predicted == self.truth
+
+
+def outcomes(labels: SceneLabels, cards: Sequence, min_visible: float = 0.0) -> list[CardOutcome]:
+    """Outcomes of the true cards of a scene seen at least ``min_visible``, given recognised ``cards``."""
+    truth = [c for c in labels.cards if c.visible >= min_visible and c.visible > 0]
+    idx = match([c.polygon for c in cards], truth)
+    out = []
+    for t, i in zip(truth, idx, strict=True):
+        c = cards[i] if i is not None else None
+        out.append(CardOutcome(true_class(t, labels.deck), t.visible, c.label if c else None,
+                               c.confidence if c else 0.0, c.unsure if c else True, labels.style))
+    return out
+
+
+def accuracy(items: Sequence[CardOutcome], min_visible: float) -> dict:
+    """Identity accuracy over the cards seen at least ``min_visible`` (1.0 = fully visible, from 0.999)."""
+    sel = [o for o in items if o.visible >= min(min_visible, 0.999)]
+    n = len(sel)
+    right = sum(o.correct for o in sel)
+    found = sum(o.predicted is not None for o in sel)
+    sure = [o for o in sel if o.predicted is not None and not o.unsure]
+    return {"cards": n, "correct": right, "accuracy": right / n if n else None,
+            "found": found, "detection_recall": found / n if n else None,
+            "sure": len(sure), "sure_accuracy": sum(o.correct for o in sure) / len(sure) if sure else None,
+            "unsure_rate": 1 - len(sure) / n if n else None}
+
+
+def render_scenes(deck: str, styles: Sequence[str], seeds: Sequence[int], art_dir: str | None = None,
+                  size: tuple[int, int] = (640, 640), scene=None):
+    """Yield (image, labels) of rendered scenes: ``scene(seed, deck, styles, size, textures)`` (default
+    :func:`vision.synth.scene.sample_scene`) rendered with the named styles."""
+    from vision.synth.artset import find_style
+    from vision.synth.scene import render, sample_scene
+    from vision.synth.tables import background_textures
+
+    make = scene or sample_scene
+    found = {s: find_style(deck, s, art_dir) for s in styles}
+    textures = background_textures(art_dir)
+    for seed in seeds:
+        r = render(make(seed, deck, tuple(styles), size, textures), found)
+        yield r.image, r.labels

@@ -1,0 +1,73 @@
+"""Where the shipped models are and what each one is: ``models/<deck>/manifest.json``.
+
+A deck's folder holds ``detector.pt`` / ``detector.onnx``, ``classifier.pt`` / ``classifier.onnx``,
+the model card ``README.md`` and ``manifest.json``, which the recogniser reads::
+
+    {"deck": "hanafuda",
+     "detector": {"stem": "detector", "size": 416, "names": ["card", "back"], "conf": 0.3, "iou": 0.7},
+     "classifier": {"stem": "classifier", "side": 96, "names": [...], "sha256": "..."},
+     "calibration": {"temperature": 1.0, "unsure_below": 0.9},
+     "profile": {"weight": 0.8, "tau": 0.05}}
+
+The models folder is ``$FUDABA_MODELS`` when set, else ``models/`` beside the ``vision`` package
+(a source checkout or an editable install).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+DECKS = ("hanafuda", "playing")
+
+
+def models_dir() -> Path:
+    """The folder holding one sub-folder per deck."""
+    env = os.environ.get("FUDABA_MODELS")
+    return Path(env) if env else Path(__file__).resolve().parents[2] / "models"
+
+
+@dataclass(frozen=True, slots=True)
+class Manifest:
+    """What a deck's recogniser is made of."""
+
+    deck: str
+    folder: Path
+    detector: dict
+    classifier: dict
+    calibration: dict
+    profile: dict
+
+    @property
+    def detector_stem(self) -> Path:
+        return self.folder / self.detector["stem"]
+
+    @property
+    def classifier_stem(self) -> Path:
+        return self.folder / self.classifier["stem"]
+
+
+def load_manifest(deck: str, models: str | Path | None = None) -> Manifest:
+    """The manifest of ``deck`` in ``models/<deck>/`` (default :func:`models_dir`); ValueError when missing."""
+    if deck not in DECKS:
+        raise ValueError(f"unknown deck {deck!r}; expected one of {', '.join(DECKS)}")
+    root = (Path(models) if models else models_dir()) / deck
+    path = root / "manifest.json"
+    if not path.is_file():
+        raise ValueError(f"no {deck} models at {root} (missing manifest.json); set FUDABA_MODELS to the models folder")
+    d = json.loads(path.read_text(encoding="utf-8"))
+    if d.get("deck") != deck:
+        raise ValueError(f"{path} is for deck {d.get('deck')!r}, not {deck!r}")
+    return Manifest(deck, root, d["detector"], d["classifier"], d.get("calibration", {}), d.get("profile", {}))
+
+
+def file_sha256(path: Path) -> str:
+    """Hex SHA-256 of a file."""
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()

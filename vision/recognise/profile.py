@@ -1,0 +1,89 @@
+"""Deck profiles: the user's own card art, as reference embeddings, saved by ``fudaba enroll``.
+
+A profile holds, for each enrolled card, several L2-normalised embeddings of the classifier
+(the crop both ways up and slightly disturbed) labelled with its recognition class. It belongs to
+the classifier that made it (by the SHA-256 of its ONNX file): another classifier's embeddings
+live in another space, so loading a profile for a different model is refused.
+
+File format: one ``.npz`` with arrays ``embeddings`` (K × D float32) and ``labels`` (K, int: class
+index), and ``meta`` (a JSON string: deck, classifier hash, class names, photos, when).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class DeckProfile:
+    """Reference embeddings of one physical deck."""
+
+    deck: str
+    classifier_sha256: str
+    names: tuple[str, ...]
+    embeddings: np.ndarray
+    labels: np.ndarray
+    meta: dict
+
+    def class_similarity(self, embeddings: np.ndarray) -> np.ndarray:
+        """(N, classes) best cosine similarity of each embedding to each class's references (−inf: none)."""
+        sims = embeddings @ self.embeddings.T
+        out = np.full((len(embeddings), len(self.names)), -np.inf, np.float32)
+        for c in np.unique(self.labels):
+            out[:, c] = sims[:, self.labels == c].max(axis=1)
+        return out
+
+    @property
+    def enrolled(self) -> np.ndarray:
+        """Boolean mask of the classes with references."""
+        m = np.zeros(len(self.names), bool)
+        m[np.unique(self.labels)] = True
+        return m
+
+    def save(self, path: str | Path) -> Path:
+        path = Path(path)
+        if path.suffix != ".npz":
+            path = path.with_suffix(".npz")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        meta = {**self.meta, "deck": self.deck, "classifier_sha256": self.classifier_sha256, "names": list(self.names)}
+        np.savez_compressed(path, embeddings=self.embeddings.astype(np.float32), labels=self.labels.astype(np.int32),
+                            meta=np.array(json.dumps(meta)))
+        return path
+
+
+def load_profile(path: str | Path) -> DeckProfile:
+    """Read a profile written by :meth:`DeckProfile.save`; ValueError with the reason if it is not one."""
+    path = Path(path)
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            meta = json.loads(str(z["meta"]))
+            emb, labels = z["embeddings"], z["labels"]
+    except (OSError, KeyError, ValueError) as e:
+        raise ValueError(f"{path}: not a deck profile ({e})") from None
+    if emb.ndim != 2 or len(emb) != len(labels):
+        raise ValueError(f"{path}: embeddings and labels disagree")
+    return DeckProfile(meta["deck"], meta["classifier_sha256"], tuple(meta["names"]), emb, labels, meta)
+
+
+def blend(probs: np.ndarray, profile_sims: np.ndarray, enrolled: np.ndarray, weight: float, tau: float) -> np.ndarray:
+    """Network probabilities blended with a profile's: geometric mix ``p_net^(1−w) · q^w``, renormalised.
+
+    ``q`` spreads the mass the network gives the enrolled classes over them by ``softmax(sim / tau)``;
+    classes without references (a card back) keep the network's probability.
+    """
+    if not enrolled.any():
+        return probs
+    s = profile_sims[:, enrolled] / tau
+    s = s - s.max(axis=1, keepdims=True)
+    q_e = np.exp(s)
+    q_e /= q_e.sum(axis=1, keepdims=True)
+    q = probs.copy()
+    q[:, enrolled] = q_e * probs[:, enrolled].sum(axis=1, keepdims=True)
+    logp = (1 - weight) * np.log(np.clip(probs, 1e-12, 1)) + weight * np.log(np.clip(q, 1e-12, 1))
+    logp -= logp.max(axis=1, keepdims=True)
+    p = np.exp(logp)
+    return p / p.sum(axis=1, keepdims=True)

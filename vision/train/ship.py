@@ -1,0 +1,92 @@
+"""Shipping a trained run into ``models/<deck>/``: weights, the ONNX export the recogniser runs, the manifest.
+
+``ship(run, deck, role)`` copies the run's ``best.pt`` to ``models/<deck>/<role>.pt``, exports it
+with ultralytics to ONNX with dynamic shapes (any batch; detectors also any input size, a multiple
+of 32), and records it in ``manifest.json`` (:mod:`vision.recognise.manifest`). Classifier exports
+get a second output, ``embedding`` — the input of the network's last linear layer — which deck
+enrolment uses as the card's description. Calibration is written later by ``train calibrate``.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+from vision.recognise.manifest import file_sha256, models_dir
+from vision.train import recipe, record
+
+ROLES = {"detect": "detector", "classify": "classifier"}
+DETECTOR_SIZE = 416
+"""Default long side (px) of frames given to the detector."""
+
+
+def add_embedding_output(path: Path) -> int:
+    """Add the last linear layer's input as a second output ``embedding`` of an ONNX classifier; returns its width."""
+    import onnx
+    from onnx import helper, shape_inference
+
+    model = onnx.load(str(path))
+    graph = model.graph
+    gemms = [n for n in graph.node if n.op_type in ("Gemm", "MatMul")]
+    if not gemms:
+        raise ValueError(f"{path}: no linear layer found")
+    feature = gemms[-1].input[0]
+    inferred = shape_inference.infer_shapes(model)
+    width = 0
+    for vi in list(inferred.graph.value_info) + list(inferred.graph.output):
+        if vi.name == feature:
+            dims = vi.type.tensor_type.shape.dim
+            width = dims[-1].dim_value if dims else 0
+    if width <= 0:
+        # The weight of the Gemm tells the width when shape inference cannot.
+        init = {i.name: i for i in graph.initializer}
+        w = init.get(gemms[-1].input[1])
+        if w is None:
+            raise ValueError(f"{path}: cannot tell the embedding width")
+        width = w.dims[1] if gemms[-1].op_type == "Gemm" and any(
+            a.name == "transB" and a.i == 1 for a in gemms[-1].attribute) else w.dims[0]
+    identity = helper.make_node("Identity", [feature], ["embedding"], name="embedding_output")
+    graph.node.append(identity)
+    graph.output.append(helper.make_tensor_value_info("embedding", onnx.TensorProto.FLOAT, ["batch", width]))
+    onnx.checker.check_model(model)
+    onnx.save(model, str(path))
+    return int(width)
+
+
+def ship(run_dir: Path, deck: str, out: Path | None = None, size: int | None = None) -> dict:
+    """Ship ``run_dir``'s best weights for ``deck``; returns the manifest entry written."""
+    run_dir = run_dir.resolve()
+    config = record.read_config(run_dir)
+    task = config["recipe"]["task"]
+    if task not in ROLES:
+        raise ValueError(f"{run_dir} is a {task} run; ship detect or classify runs")
+    role = ROLES[task]
+    folder = (out or models_dir()) / deck
+    folder.mkdir(parents=True, exist_ok=True)
+    best = recipe.best_weights(run_dir)
+    imgsz = int(config["recipe"]["imgsz"])
+    model = recipe._yolo(str(best), run_dir, None)
+    exported = Path(model.export(format="onnx", imgsz=size or imgsz, device="cpu", dynamic=True, simplify=True))
+    shutil.copyfile(best, folder / f"{role}.pt")
+    onnx_path = folder / f"{role}.onnx"
+    shutil.copyfile(exported, onnx_path)
+    names = [model.names[i] for i in sorted(model.names)]
+    source = {"run": run_dir.name, "argv": config.get("command", {}).get("argv"),
+              "git": (config.get("git") or {}).get("commit")}
+    if role == "classifier":
+        width = add_embedding_output(onnx_path)
+        synth = (config.get("dataset") or {}).get("synth") or {}
+        styles = list((synth.get("spec") or {}).get("styles") or ())
+        entry = {"stem": role, "side": imgsz, "names": names, "embedding": width, "sha256": file_sha256(onnx_path),
+                 "styles": styles, "source": source}
+    else:
+        entry = {"stem": role, "size": size or DETECTOR_SIZE, "names": names, "conf": 0.3, "iou": 0.7,
+                 "trained_at": imgsz, "source": source}
+    manifest_path = folder / "manifest.json"
+    manifest = json.loads(manifest_path.read_text(encoding="utf-8")) if manifest_path.is_file() else {"deck": deck}
+    manifest[role] = entry
+    if role == "classifier":
+        manifest.pop("calibration", None)  # a new classifier needs a new calibration
+    manifest_path.write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
+    return entry
