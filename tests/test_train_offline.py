@@ -217,8 +217,10 @@ def test_classifier_trains_on_rendered_crops_offline(tmp_path):
     run = tmp_path / "tiny-cls"
     argv = ["classify", "--deck", "hanafuda", "--render", "10", "--seed", "0", "--size", "160",
             "--imgsz", "32", "--epochs", "1", "--batch", "8", "--out", str(run)]
-    r = drive(tmp_path, [["cli", argv], ["cli", ["export", str(run), "--format", "onnx"]]])
-    assert r["steps"] == [0, 0] and r["attempts"] == [], r["stderr"][-3000:]
+    models = tmp_path / "models"
+    r = drive(tmp_path, [["cli", argv], ["cli", ["export", str(run), "--format", "onnx"]],
+                         ["cli", ["ship", str(run), "--deck", "hanafuda", "--models", str(models)]]])
+    assert r["steps"] == [0, 0, 0] and r["attempts"] == [], r["stderr"][-3000:]
     cfg = json.loads((run / "config.json").read_text())
     assert cfg["recipe"]["model"] == "yolo11n-cls.yaml" and cfg["dataset"]["synth"]["spec"]["classes"] == "recognition"
     names = cfg["dataset"]["synth"]["names"]
@@ -227,6 +229,21 @@ def test_classifier_trains_on_rendered_crops_offline(tmp_path):
     session = ort.InferenceSession(str(run / "weights" / "best.onnx"), providers=["CPUExecutionProvider"])
     (out,) = session.run(None, {session.get_inputs()[0].name: np.zeros((1, 3, 32, 32), np.float32)})
     assert out.shape == (1, len(names))
+    # Square classifier crops, both ways up, several per card.
+    crop_files = list((crops / "train").glob("*/*.png"))
+    assert crop_files and all(f.stem.count("_") == 2 for f in crop_files)
+    import cv2
+    assert cv2.imread(str(crop_files[0])).shape == (128, 128, 3)
+    # Shipped: weights, an ONNX export with a dynamic batch and a second output (the embedding), manifest.
+    manifest = json.loads((models / "hanafuda" / "manifest.json").read_text())
+    entry = manifest["classifier"]
+    assert entry["names"] == names and entry["side"] == 32 and entry["styles"] == ["mantia"]
+    assert (models / "hanafuda" / "classifier.pt").is_file()
+    shipped = ort.InferenceSession(str(models / "hanafuda" / "classifier.onnx"), providers=["CPUExecutionProvider"])
+    assert [o.name for o in shipped.get_outputs()][1] == "embedding"
+    probs, emb = shipped.run(None, {shipped.get_inputs()[0].name: np.random.rand(3, 3, 32, 32).astype(np.float32)})
+    assert probs.shape == (3, len(names)) and emb.shape == (3, entry["embedding"])
+    assert np.allclose(probs.sum(axis=1), 1, atol=1e-4)
 
 
 def test_killed_run_resumes_from_last_checkpoint(tmp_path):

@@ -39,7 +39,7 @@ def collect(rec: Recogniser, frames: Sequence[np.ndarray], labels: Sequence) -> 
             continue
         p, _ = rec.classifier.raw(rec.classifier.crops(frame, polys))
         cards = [c for c in lab.cards if c.visible >= MIN_VISIBLE]
-        for t, i in zip(cards, match(polys, cards), strict=True):
+        for t, i in zip(cards, match([d.box for d in dets], cards), strict=True):
             if i is not None:
                 probs.append(p[i])
                 truth.append(names[true_class(t, lab.deck)])

@@ -1,7 +1,8 @@
 """Scoring recognition against rendered truth: which prediction is which true card, and how often it is right.
 
-A prediction matches a true card when their outlines overlap by intersection over union ≥ 0.5
-(greedy, best overlap first, each used once). A true card counts as recognised when its match's
+A prediction matches a true card when their boxes (the true card's outline's bounds clipped to
+the image, and the detector's box) overlap by intersection over union ≥ 0.5 — greedy, best overlap
+first, each used once; the usual rule of detection benchmarks (mAP50). A true card counts as recognised when its match's
 label is its recognition class (plains by month; a face-down card's class is the back). Cards
 with no match count as missed, and a miss is an error.
 """
@@ -11,34 +12,28 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import cv2
-import numpy as np
-
 from vision.synth.classes import class_of
 from vision.synth.labels import CardLabel, SceneLabels
 
 MATCH_IOU = 0.5
 
 
-def polygon_iou(a, b) -> float:
-    """Intersection over union of two convex quadrilaterals (px)."""
-    pa, pb = np.asarray(a, np.float32).reshape(-1, 2), np.asarray(b, np.float32).reshape(-1, 2)
-    inter, _ = cv2.intersectConvexConvex(pa, pb)
-    union = abs(cv2.contourArea(pa)) + abs(cv2.contourArea(pb)) - inter
-    return float(inter / union) if union > 0 else 0.0
+def box_iou(a, b) -> float:
+    """Intersection over union of two boxes (x0, y0, x1, y1)."""
+    iw = min(a[2], b[2]) - max(a[0], b[0])
+    ih = min(a[3], b[3]) - max(a[1], b[1])
+    if iw <= 0 or ih <= 0:
+        return 0.0
+    inter = iw * ih
+    return float(inter / ((a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter))
 
 
-def match(polygons: Sequence, truth: Sequence[CardLabel]) -> list[int | None]:
-    """For each true card, the index of its matching polygon (or None)."""
+def match(boxes: Sequence, truth: Sequence[CardLabel]) -> list[int | None]:
+    """For each true card, the index of its matching box (or None)."""
     pairs = []
     for ti, t in enumerate(truth):
-        tb = np.asarray(t.polygon)
-        for pi, p in enumerate(polygons):
-            pp = np.asarray(p)
-            # cheap reject: centres farther apart than a card's long side
-            if np.linalg.norm(pp.mean(0) - tb.mean(0)) > np.linalg.norm(tb[2] - tb[0]):
-                continue
-            iou = polygon_iou(pp, tb)
+        for pi, b in enumerate(boxes):
+            iou = box_iou(b, t.box)
             if iou >= MATCH_IOU:
                 pairs.append((iou, ti, pi))
     out: list[int | None] = [None] * len(truth)
@@ -74,7 +69,7 @@ class CardOutcome:
 def outcomes(labels: SceneLabels, cards: Sequence, min_visible: float = 0.0) -> list[CardOutcome]:
     """Outcomes of the true cards of a scene seen at least ``min_visible``, given recognised ``cards``."""
     truth = [c for c in labels.cards if c.visible >= min_visible and c.visible > 0]
-    idx = match([c.polygon for c in cards], truth)
+    idx = match([c.box for c in cards], truth)
     out = []
     for t, i in zip(truth, idx, strict=True):
         c = cards[i] if i is not None else None
@@ -108,5 +103,5 @@ def render_scenes(deck: str, styles: Sequence[str], seeds: Sequence[int], art_di
     found = {s: find_style(deck, s, art_dir) for s in styles}
     textures = background_textures(art_dir)
     for seed in seeds:
-        r = render(make(seed, deck, tuple(styles), size, textures), found)
+        r = render(make(seed, deck, tuple(styles), size=size, textures=textures), found)
         yield r.image, r.labels

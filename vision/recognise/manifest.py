@@ -10,7 +10,8 @@ the model card ``README.md`` and ``manifest.json``, which the recogniser reads::
      "profile": {"weight": 0.8, "tau": 0.05}}
 
 The models folder is ``$FUDABA_MODELS`` when set, else ``models/`` beside the ``vision`` package
-(a source checkout or an editable install).
+(a source checkout or an editable install), else ``<prefix>/share/fudaba/models`` (where
+``pip install`` puts them).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -27,7 +29,12 @@ DECKS = ("hanafuda", "playing")
 def models_dir() -> Path:
     """The folder holding one sub-folder per deck."""
     env = os.environ.get("FUDABA_MODELS")
-    return Path(env) if env else Path(__file__).resolve().parents[2] / "models"
+    if env:
+        return Path(env)
+    checkout = Path(__file__).resolve().parents[2] / "models"
+    if any((checkout / d / "manifest.json").is_file() for d in DECKS):
+        return checkout
+    return Path(sys.prefix) / "share" / "fudaba" / "models"
 
 
 @dataclass(frozen=True, slots=True)

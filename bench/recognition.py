@@ -1,0 +1,220 @@
+"""Card recognition: accuracy on rendered and real images, enrolment, and speed per frame.
+
+Sections (each can be skipped; figures are printed and written to ``--json``):
+
+- ``heldout``: the shipped hanafuda models on rendered held-out scenes (test split, seed ≡ 9 mod 10)
+  in the classifier's training styles, 640×640 as in training, and top-down 1280×720 frames with
+  20 cards. Card identity accuracy over fully visible cards (≥ 99.9 % seen) and over cards at least
+  40 % seen; a card the detector misses counts as wrong (:mod:`vision.recognise.evaluate`).
+- ``unseen``: classifiers trained on one style, tested on another (``--cross MODELS=STYLE``, MODELS
+  a models folder made by ``train ship --models``), before and after enrolment from one rendered
+  grid photo of the unseen style (:func:`vision.synth.fixed_scenes.enrolment_scene`).
+- ``real``: the playing-card models on the real photographs' val split (``--real``): per-image
+  card-identity F1 — a card is in an image's truth if any of its corner labels is, and found if the
+  recogniser names it face up.
+- ``speed``: one 1280×720 top-down frame with 20 cards, recognised ``--repeats`` times after a warm-up,
+  with every installed backend (ONNX Runtime, OpenVINO, PyTorch); medians in ms.
+
+    python bench/recognition.py [--scenes 200] [--frames 40] [--cross runs/x-mantia=classic ...]
+        [--art-dir ../shared/assets] [--real ../shared/datasets/playing-real] [--skip heldout,unseen,real,speed]
+        [--json bench/out/recognition.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from vision.recognise import Recogniser  # noqa: E402
+from vision.recognise.backends import available_backends  # noqa: E402
+from vision.recognise.enrol import enrol  # noqa: E402
+from vision.recognise.evaluate import accuracy, outcomes, render_scenes  # noqa: E402
+from vision.synth.fixed_scenes import enrolment_scene, topdown_scene  # noqa: E402
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def test_seeds(first: int, count: int) -> list[int]:
+    """``count`` test-split seeds (≡ 9 mod 10) from ``first`` on."""
+    start = first + (9 - first) % 10
+    return [start + 10 * k for k in range(count)]
+
+
+def _summary(items, label: str) -> dict:
+    full, part = accuracy(items, 1.0), accuracy(items, 0.4)
+    print(f"  {label}: fully visible {full['correct']}/{full['cards']} = {_pct(full['accuracy'])} "
+          f"(sure {_pct(full['sure_accuracy'])}, unsure {_pct(full['unsure_rate'])}); "
+          f">=40% visible {part['correct']}/{part['cards']} = {_pct(part['accuracy'])} "
+          f"(detector found {_pct(part['detection_recall'])})")
+    return {"fully_visible": full, "visible_40": part}
+
+
+def _pct(x) -> str:
+    return "n/a" if x is None else f"{100 * x:.2f} %"
+
+
+def _evaluate(rec: Recogniser, deck: str, styles, seeds, art_dir, size=(640, 640), scene=None) -> list:
+    items = []
+    for image, labels in render_scenes(deck, styles, seeds, art_dir, size, scene):
+        items += outcomes(labels, rec.recognise(image))
+    return items
+
+
+def heldout(args) -> dict:
+    rec = Recogniser("hanafuda", args.models)
+    styles = tuple(rec.manifest.classifier.get("styles") or ("mantia",))
+    print(f"held-out hanafuda scenes, styles {', '.join(styles)} ({rec.backend})")
+    seeds = test_seeds(args.seed, args.scenes)
+    t0 = time.perf_counter()
+    items = _evaluate(rec, "hanafuda", styles, seeds, args.art_dir)
+    out = {"styles": styles, "scenes": len(seeds), "first_seed": seeds[0], "size": [640, 640],
+           **_summary(items, f"{len(seeds)} scenes 640x640")}
+    per_style = {}
+    for st in styles:
+        per_style[st] = _summary([o for o in items if o.style == st], f"  style {st}")
+    out["per_style"] = per_style
+    td_seeds = test_seeds(args.seed + 500000, args.frames)
+    td = _evaluate(rec, "hanafuda", styles, td_seeds, args.art_dir, (1280, 720), topdown_scene)
+    out["topdown_1280x720"] = {"frames": len(td_seeds), **_summary(td, f"{len(td_seeds)} top-down frames 1280x720")}
+    out["seconds"] = round(time.perf_counter() - t0, 1)
+    return out
+
+
+def unseen(args) -> dict:
+    out = {}
+    for spec in args.cross:
+        models, _, style = spec.partition("=")
+        rec = Recogniser("hanafuda", models)
+        trained = tuple(rec.manifest.classifier.get("styles") or ())
+        print(f"unseen style {style}: classifier trained on {', '.join(trained)} ({models})")
+        seeds = test_seeds(args.seed, args.unseen_scenes)
+        before = _evaluate(rec, "hanafuda", (style,), seeds, args.art_dir)
+        b = _summary(before, "before enrolment")
+        from vision.synth.artset import find_style
+        from vision.synth.scene import render
+        from vision.synth.tables import background_textures
+
+        grid = render(enrolment_scene(args.seed + 7, "hanafuda", style, textures=background_textures(args.art_dir)),
+                      {style: find_style("hanafuda", style, args.art_dir)})
+        photo = Path(args.tmp) / f"grid-{style}.png"
+        cv2.imwrite(str(photo), grid.image)
+        profile, report = enrol(rec, [photo])
+        rec.use_profile(profile)
+        after = _evaluate(rec, "hanafuda", (style,), seeds, args.art_dir)
+        a = _summary(after, "after enrolment")
+        out[f"{'+'.join(trained)}->{style}"] = {"models": models, "trained_on": trained, "tested_on": style,
+                                                "scenes": len(seeds), "before": b, "after": a,
+                                                "enrolment": {"cards": report[0].cards,
+                                                              "named_right_before": report[0].agreed}}
+    return out
+
+
+def real(args) -> dict:
+    import yaml
+
+    from vision.train.datasets import real_name_to_card_id
+
+    rec = Recogniser("playing", args.models)
+    root = Path(args.real)
+    names = yaml.safe_load((root / "data.yaml").read_text(encoding="utf-8"))["names"]
+    to_id = real_name_to_card_id()
+    images = sorted((root / "images" / "val").iterdir())
+    f1s, tp, fp, fn = [], 0, 0, 0
+    for img in images:
+        lab = root / "labels" / "val" / (img.stem + ".txt")
+        truth = set()
+        for line in lab.read_text().splitlines() if lab.exists() else []:
+            cid = to_id.get(names[int(line.split()[0])])
+            if cid and cid != "BACK":
+                truth.add(cid)
+        frame = cv2.imread(str(img))
+        found = {cid for c in rec.recognise(frame) if c.face_up for cid in c.card_ids[:1]}
+        inter = len(truth & found)
+        tp, fp, fn = tp + inter, fp + len(found - truth), fn + len(truth - found)
+        denom = len(truth) + len(found)
+        f1s.append(1.0 if denom == 0 else 2 * inter / denom)
+    res = {"images": len(images), "per_image_f1": float(np.mean(f1s)), "precision": tp / max(1, tp + fp),
+           "recall": tp / max(1, tp + fn)}
+    print(f"real playing-card photos (val, {len(images)} images): per-image F1 {res['per_image_f1']:.3f}, "
+          f"precision {res['precision']:.3f}, recall {res['recall']:.3f}")
+    return res
+
+
+def speed(args) -> dict:
+    from vision.synth.artset import find_style
+    from vision.synth.scene import render
+
+    scene = topdown_scene(args.seed + 3, "hanafuda", ("mantia",), n_cards=20)
+    frame = render(scene, {"mantia": find_style("hanafuda", "mantia")}).image
+    out = {"frame": [1280, 720], "cards_in_scene": len(scene.cards)}
+    for backend in available_backends():
+        rec = Recogniser("hanafuda", args.models, (backend,))
+        for _ in range(3):
+            cards = rec.recognise(frame)
+        times = []
+        for _ in range(args.repeats):
+            t = time.perf_counter()
+            rec.recognise(frame)
+            times.append((time.perf_counter() - t) * 1000)
+        # the stages apart: detector, outlines, classifier
+        t = time.perf_counter()
+        dets = rec.detector.detect([frame])[0]
+        t_det = time.perf_counter()
+        polys = rec.outlines(frame, dets)
+        t_geo = time.perf_counter()
+        rec.classifier.classify(rec.classifier.crops(frame, polys))
+        t_cls = time.perf_counter()
+        out[backend] = {"median_ms": round(statistics.median(times), 1), "min_ms": round(min(times), 1),
+                        "cards_found": len(cards), "detector_ms": round((t_det - t) * 1000, 1),
+                        "outline_ms": round((t_geo - t_det) * 1000, 1), "classifier_ms": round((t_cls - t_geo) * 1000, 1)}
+        print(f"speed {backend}: median {out[backend]['median_ms']} ms per 1280x720 frame "
+              f"({len(cards)} cards found; detector {out[backend]['detector_ms']} ms, "
+              f"outlines {out[backend]['outline_ms']} ms, classifier {out[backend]['classifier_ms']} ms)")
+    return out
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--models", help="models folder (default: the repository's models/)")
+    ap.add_argument("--scenes", type=int, default=200)
+    ap.add_argument("--frames", type=int, default=40, help="top-down 1280x720 frames for accuracy")
+    ap.add_argument("--unseen-scenes", type=int, default=150)
+    ap.add_argument("--seed", type=int, default=700000)
+    ap.add_argument("--cross", nargs="*", default=[], help="MODELS=STYLE: a one-style classifier and the style to test")
+    ap.add_argument("--art-dir", default=str(REPO.parent / "shared" / "assets"))
+    ap.add_argument("--real", default=str(REPO.parent / "shared" / "datasets" / "playing-real"))
+    ap.add_argument("--repeats", type=int, default=20)
+    ap.add_argument("--skip", default="", help="sections to skip, comma-separated")
+    ap.add_argument("--tmp", default="/tmp")
+    ap.add_argument("--json", default=str(REPO / "bench" / "out" / "recognition.json"))
+    args = ap.parse_args()
+    skip = {s.strip() for s in args.skip.split(",") if s.strip()}
+    result = {"machine": {"python": platform.python_version(), "cpus": os.cpu_count(),
+                          "load_average": os.getloadavg()}, "backends": available_backends()}
+    sections = {"heldout": heldout, "unseen": unseen, "real": real, "speed": speed}
+    for name, fn in sections.items():
+        if name in skip or (name == "unseen" and not args.cross):
+            continue
+        if name == "real" and not (Path(args.models or REPO / "models") / "playing" / "manifest.json").exists():
+            print("real: no playing-card models shipped; skipped")
+            continue
+        result[name] = fn(args)
+    Path(args.json).parent.mkdir(parents=True, exist_ok=True)
+    Path(args.json).write_text(json.dumps(result, indent=1, default=str) + "\n", encoding="utf-8")
+    print(f"wrote {args.json}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

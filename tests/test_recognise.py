@@ -1,0 +1,197 @@
+"""Card recognition with the shipped models (ONNX Runtime): loading, rendered frames, batches, the CLI,
+the outline geometry, deck profiles and enrolment end to end. No network, no GPU."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+np = pytest.importorskip("numpy")
+cv2 = pytest.importorskip("cv2")
+pytest.importorskip("onnxruntime")
+
+from fudaba import cli  # noqa: E402
+from vision.enrol_grid import enrol_grid  # noqa: E402
+from vision.recognise import Recogniser, load_profile  # noqa: E402
+from vision.recognise.backends import load_network  # noqa: E402
+from vision.recognise.enrol import assign_grid  # noqa: E402
+from vision.recognise.evaluate import accuracy, outcomes, render_scenes  # noqa: E402
+from vision.recognise.geometry import gradients, outline  # noqa: E402
+from vision.recognise.profile import DeckProfile  # noqa: E402
+from vision.synth.artset import find_style  # noqa: E402
+from vision.synth.fixed_scenes import enrolment_scene, topdown_scene  # noqa: E402
+from vision.synth.scene import render  # noqa: E402
+
+REPO = Path(__file__).resolve().parents[1]
+FRAME_SEEDS = (19, 29, 39, 49)
+"""Test-split seeds (≡ 9 mod 10): never trained on."""
+
+
+@pytest.fixture(scope="module")
+def rec():
+    return Recogniser("hanafuda", backends=("onnxruntime",))
+
+
+@pytest.fixture(scope="module")
+def frames():
+    return list(render_scenes("hanafuda", ("mantia",), FRAME_SEEDS, size=(1280, 720), scene=topdown_scene))
+
+
+@pytest.fixture(scope="module")
+def grid_photo(tmp_path_factory):
+    scene = enrolment_scene(5, "hanafuda", "mantia", size=(1280, 720))
+    r = render(scene, {"mantia": find_style("hanafuda", "mantia")})
+    path = tmp_path_factory.mktemp("enrol") / "grid.png"
+    cv2.imwrite(str(path), r.image)
+    return path, r.labels
+
+
+def test_shipped_models_load_with_their_manifest(rec):
+    m = rec.manifest
+    assert rec.backend == "onnxruntime"
+    assert (m.folder / "detector.pt").is_file() and (m.folder / "classifier.pt").is_file()
+    assert (m.folder / "README.md").is_file(), "every shipped model has a model card"
+    assert m.classifier["names"][-1] == "back" and "03-plain" in m.classifier["names"]
+    assert m.calibration["temperature"] > 0 and 0 < m.calibration["unsure_below"] < 1
+
+
+def test_recognises_rendered_top_down_frames(rec, frames):
+    items = []
+    for image, labels in frames:
+        cards = rec.recognise(image)
+        for c in cards:
+            assert len(c.polygon) == 4 and 0 <= c.confidence <= 1
+            assert c.face_up == (c.label != "back")
+            assert c.card_ids or c.label == "back"
+        items += outcomes(labels, cards)
+    full = accuracy(items, 1.0)
+    assert full["cards"] >= 20
+    assert full["accuracy"] >= 0.95, full
+
+
+def test_a_batch_gives_what_single_frames_give(rec, frames):
+    images = [f[0] for f in frames[:2]]
+    batch = rec.recognise_batch(images)
+    for image, got in zip(images, batch, strict=True):
+        single = rec.recognise(image)
+        assert [c.label for c in got] == [c.label for c in single]
+        assert np.allclose([c.confidence for c in got], [c.confidence for c in single], atol=1e-4)
+
+
+def test_outline_from_a_true_box_fits_the_card(frames):
+    errors = []
+    for image, labels in frames:
+        gx, gy = gradients(image)
+        for c in labels.cards:
+            if c.visible < 0.999:
+                continue
+            p = np.array(c.polygon)
+            box = (p[:, 0].min(), p[:, 1].min(), p[:, 0].max(), p[:, 1].max())
+            o = outline(box, 54 / 87, gx, gy)
+            errors.append(min(np.abs(np.roll(o, k, 0) - p).max() for k in range(4)))
+    assert len(errors) >= 20
+    assert np.median(errors) < 1.5 and np.mean(np.array(errors) < 4) >= 0.9
+
+
+def test_recognise_command_prints_json(tmp_path, frames, capsys):
+    path = tmp_path / "frame.png"
+    cv2.imwrite(str(path), frames[0][0])
+    assert cli.main(["recognise", str(path), "--json", "--backend", "onnxruntime"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["image"] == str(path) and doc["backend"] == "onnxruntime" and doc["cards"]
+    assert {"label", "card_ids", "polygon", "confidence", "unsure"} <= set(doc["cards"][0])
+
+
+def test_recognise_command_says_what_is_wrong(tmp_path, capsys):
+    bad = tmp_path / "notes.txt"
+    bad.write_text("not an image")
+    assert cli.main(["recognise", str(bad)]) == 0
+    assert "not an image" in capsys.readouterr().err
+    assert cli.main(["recognise", str(bad), "--backend", "tensorflow"]) == 2
+    assert "unknown backend" in capsys.readouterr().err
+
+
+def test_network_loading_names_what_it_tried(tmp_path):
+    with pytest.raises(ValueError, match="no missing.onnx"):
+        load_network(tmp_path / "missing", ("onnxruntime",))
+
+
+def test_enrolment_end_to_end(rec, grid_photo, tmp_path, capsys):
+    photo, labels = grid_photo
+    out = tmp_path / "mine.npz"
+    assert cli.main(["enroll", "--deck", "hanafuda", str(photo), "--out", str(out)]) == 0
+    said = capsys.readouterr().out
+    assert "48 cards" in said and str(out) in said
+    profile = load_profile(out)
+    assert profile.deck == "hanafuda" and profile.enrolled.sum() == 37  # 38 faces less the absent blank
+    names = rec.classifier.names
+    # Every reference sits where the truth says that card lies: check through the profile's labels.
+    assert sorted({names[i] for i in profile.labels}) == sorted(
+        {n for n in names if n not in ("back", "00-blank")})
+    with_profile = Recogniser("hanafuda", backends=("onnxruntime",), profile=out)
+    items = outcomes(labels, with_profile.recognise(cv2.imread(str(photo))))
+    assert accuracy(items, 1.0)["accuracy"] == 1.0
+
+
+def test_enrolment_reads_a_grid_photographed_from_the_far_side(rec, grid_photo, tmp_path, capsys):
+    photo, _ = grid_photo
+    turned = tmp_path / "turned.png"
+    cv2.imwrite(str(turned), cv2.rotate(cv2.imread(str(photo)), cv2.ROTATE_180))
+    assert cli.main(["enroll", "--deck", "hanafuda", str(turned), "--out", str(tmp_path / "t.npz")]) == 0
+    assert "read turned 180" in capsys.readouterr().out
+
+
+def test_enrolment_refuses_what_is_not_the_grid(tmp_path, frames, capsys):
+    path = tmp_path / "table.png"
+    cv2.imwrite(str(path), frames[0][0])
+    assert cli.main(["enroll", "--deck", "hanafuda", str(path), "--out", str(tmp_path / "x.npz")]) == 2
+    err = capsys.readouterr().err
+    assert str(path) in err and "grid" in err
+    assert not (tmp_path / "x.npz").exists()
+
+
+def _grid_polygons(deck: str, turn_deg: float = 0.0, drop: int | None = None):
+    cells = enrol_grid(deck)
+    a = np.radians(turn_deg)
+    rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+    polys = []
+    for c in cells:
+        centre = np.array([c.column * 70.0, c.row * 100.0]) @ rot.T
+        polys.append(centre + np.array([[-27, -43], [27, -43], [27, 43], [-27, 43]]) @ rot.T)
+    ids = [c.card_id for c in cells]
+    if drop is not None:
+        del polys[drop], ids[drop]
+    return polys, ids
+
+
+@pytest.mark.parametrize("deck", ["hanafuda", "playing"])
+@pytest.mark.parametrize("turn", [0.0, 7.0, -10.0])
+def test_grid_assignment_follows_the_canonical_order(deck, turn):
+    polys, ids = _grid_polygons(deck, turn)
+    order = np.random.default_rng(0).permutation(len(polys))
+    pairs = assign_grid([polys[i] for i in order], deck, extras=False)
+    assert sorted(cell.card_id == ids[order[i]] for cell, i in pairs) == [True] * len(ids)
+
+
+def test_grid_assignment_says_which_row_is_short():
+    polys, _ = _grid_polygons("hanafuda", drop=20)
+    polys.append(np.array([[2000, 0], [2054, 0], [2054, 87], [2000, 87]], float))  # a stray card far off
+    with pytest.raises(ValueError, match="rows of"):
+        assign_grid(polys, "hanafuda", extras=False)
+    with pytest.raises(ValueError, match="found 47 cards"):
+        assign_grid(_grid_polygons("hanafuda", drop=3)[0], "hanafuda", extras=False)
+
+
+def test_profiles_round_trip_and_belong_to_their_classifier(rec, tmp_path):
+    names = rec.classifier.names
+    emb = np.eye(4, 8, dtype=np.float32)
+    p = DeckProfile("hanafuda", "0" * 64, names, emb, np.array([0, 1, 2, 2]), {"photos": []})
+    back = load_profile(p.save(tmp_path / "p"))
+    assert back.names == names and np.array_equal(back.labels, [0, 1, 2, 2]) and back.embeddings.shape == (4, 8)
+    with pytest.raises(ValueError, match="another classifier"):
+        rec.use_profile(back)
+    (tmp_path / "junk.npz").write_bytes(b"junk")
+    with pytest.raises(ValueError, match="not a deck profile"):
+        load_profile(tmp_path / "junk.npz")
