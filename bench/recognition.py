@@ -43,6 +43,7 @@ from vision.recognise.evaluate import accuracy, outcomes, render_scenes  # noqa:
 from vision.synth.fixed_scenes import enrolment_scene, topdown_scene  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
+ARGS: argparse.Namespace
 
 
 def test_seeds(first: int, count: int) -> list[int]:
@@ -65,6 +66,8 @@ def _pct(x) -> str:
 
 
 def _evaluate(rec: Recogniser, deck: str, styles, seeds, art_dir, size=(640, 640), scene=None) -> list:
+    if ARGS.both_ways is not None:
+        rec.classifier.both_ways = ARGS.both_ways == "on"
     items = []
     for image, labels in render_scenes(deck, styles, seeds, art_dir, size, scene):
         items += outcomes(labels, rec.recognise(image))
@@ -87,6 +90,7 @@ def heldout(args) -> dict:
     td_seeds = test_seeds(args.seed + 500000, args.frames)
     td = _evaluate(rec, "hanafuda", styles, td_seeds, args.art_dir, (1280, 720), topdown_scene)
     out["topdown_1280x720"] = {"frames": len(td_seeds), **_summary(td, f"{len(td_seeds)} top-down frames 1280x720")}
+    out["both_ways"] = rec.classifier.both_ways
     out["seconds"] = round(time.perf_counter() - t0, 1)
     return out
 
@@ -175,7 +179,7 @@ def speed(args) -> dict:
         t_geo = time.perf_counter()
         rec.classifier.classify(rec.classifier.crops(frame, polys))
         t_cls = time.perf_counter()
-        out[backend] = {"median_ms": round(statistics.median(times), 1), "min_ms": round(min(times), 1),
+        out[backend] = {"both_ways": rec.classifier.both_ways, "median_ms": round(statistics.median(times), 1), "min_ms": round(min(times), 1),
                         "cards_found": len(cards), "detector_ms": round((t_det - t) * 1000, 1),
                         "outline_ms": round((t_geo - t_det) * 1000, 1), "classifier_ms": round((t_cls - t_geo) * 1000, 1)}
         print(f"speed {backend}: median {out[backend]['median_ms']} ms per 1280x720 frame "
@@ -197,8 +201,12 @@ def main() -> int:
     ap.add_argument("--repeats", type=int, default=20)
     ap.add_argument("--skip", default="", help="sections to skip, comma-separated")
     ap.add_argument("--tmp", default="/tmp")
+    ap.add_argument("--both-ways", choices=("on", "off"),
+                    help="override the manifest: classify each crop also turned 180° (accuracy sections)")
     ap.add_argument("--json", default=str(REPO / "bench" / "out" / "recognition.json"))
     args = ap.parse_args()
+    global ARGS
+    ARGS = args
     skip = {s.strip() for s in args.skip.split(",") if s.strip()}
     result = {"machine": {"python": platform.python_version(), "cpus": os.cpu_count(),
                           "load_average": os.getloadavg()}, "backends": available_backends()}

@@ -55,18 +55,29 @@ def normalise(v: np.ndarray) -> np.ndarray:
 class CardClassifier:
     """Runs the classifier network on card outlines or ready crops."""
 
-    def __init__(self, network: Network, names: Sequence[str], side: int, temperature: float = 1.0) -> None:
+    def __init__(self, network: Network, names: Sequence[str], side: int, temperature: float = 1.0,
+                 both_ways: bool = False) -> None:
         self.network = network
         self.names = tuple(names)
         self.side = side
         self.temperature = temperature
+        self.both_ways = both_ways
+        """Also classify each crop turned 180° and average the two (twice the work)."""
 
     def crops(self, frame: np.ndarray, polygons: Sequence[np.ndarray]) -> list[np.ndarray]:
         """Square crops of each outline in ``frame``."""
         return [square_crop(frame, p, self.side) for p in polygons]
 
     def raw(self, crops: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-        """(probabilities, embeddings) as the network gives them, for any number of crops."""
+        """(probabilities, embeddings) as the network gives them (averaged over both ways up with
+        ``both_ways``), for any number of crops."""
+        if self.both_ways and crops:
+            n = len(crops)
+            p, e = self._raw(list(crops) + [c[::-1, ::-1] for c in crops])
+            return (p[:n] + p[n:]) / 2, ((e[:n] + e[n:]) / 2 if e.size else e)
+        return self._raw(crops)
+
+    def _raw(self, crops: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
         if not crops:
             return np.zeros((0, len(self.names)), np.float32), np.zeros((0, 0), np.float32)
         probs, embs = [], []

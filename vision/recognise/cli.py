@@ -2,7 +2,7 @@
 
     recognise IMAGE... [--deck hanafuda|playing] [--profile FILE] [--backend B[,B]] [--models DIR] [--json]
     enroll --deck hanafuda|playing PHOTO... [--extras] [--out FILE] [--models DIR]
-    calibrate --deck hanafuda|playing [--scenes 300] [--seed 900000] [--style A,B] [--art-dir DIR]
+    calibrate --deck hanafuda|playing [--scenes 300] [--seed 900000] [--style A,B] [--art-dir DIR] [--both-ways]
 
 ``recognise`` prints every card of each top-down image (label, confidence, ``?`` when unsure, the
 outline). ``enroll`` builds a deck profile from photos of the deck laid out in the enrolment grid
@@ -47,6 +47,8 @@ def _parser(command: str) -> argparse.ArgumentParser:
         ap.add_argument("--seed", type=int, default=900000, help="first seed (validation seeds are ≡ 8 mod 10)")
         ap.add_argument("--style", help="art styles, comma-separated (default: the classifier's training styles)")
         ap.add_argument("--art-dir", help="folder laid out like shared/assets with more styles")
+        ap.add_argument("--both-ways", action="store_true",
+                        help="classify every crop also turned 180° and average (recorded in the manifest)")
     _common(ap)
     return ap
 
@@ -106,11 +108,12 @@ def _calibrate(args: argparse.Namespace) -> int:
         tuple(rec.manifest.classifier.get("styles") or ())
     if not styles:
         raise ValueError("no --style given and the manifest does not name the classifier's training styles")
+    rec.classifier.both_ways = args.both_ways
     seeds = calibrate.val_seeds(args.seed, args.scenes)
     frames, labels = zip(*render_scenes(args.deck, styles, seeds, args.art_dir), strict=True)
     probs, truth = calibrate.collect(rec, frames, labels)
     result = calibrate.fit(probs, truth)
-    result.update({"scenes": len(seeds), "first_seed": seeds[0], "styles": list(styles)})
+    result.update({"both_ways": args.both_ways, "scenes": len(seeds), "first_seed": seeds[0], "styles": list(styles)})
     calibrate.write(rec, result)
     print(json.dumps(result, indent=1))
     return 0

@@ -87,7 +87,8 @@ class Recogniser:
                                      det.get("conf", 0.3), det.get("iou", 0.7))
         cls = m.classifier
         self.classifier = CardClassifier(load_network(m.classifier_stem, backends), cls["names"], cls["side"],
-                                         float(m.calibration.get("temperature", 1.0)))
+                                         float(m.calibration.get("temperature", 1.0)),
+                                         bool(m.calibration.get("both_ways", False)))
         self.unsure_below = float(m.calibration.get("unsure_below", 0.5))
         self.profile_weight = float(m.profile.get("weight", 0.8))
         self.profile_tau = float(m.profile.get("tau", 0.05))
