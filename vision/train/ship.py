@@ -13,10 +13,12 @@ import json
 import shutil
 from pathlib import Path
 
-from vision.recognise.manifest import file_sha256, models_dir
+from vision.recognise.manifest import file_sha256
 from vision.train import recipe, record
 
 ROLES = {"detect": "detector", "classify": "classifier"}
+REPO_MODELS = Path(__file__).resolve().parents[2] / "models"
+"""Where ``ship`` writes by default: the repository's ``models/``."""
 DETECTOR_SIZE = 416
 """Default long side (px) of frames given to the detector."""
 
@@ -62,7 +64,7 @@ def ship(run_dir: Path, deck: str, out: Path | None = None, size: int | None = N
     if task not in ROLES:
         raise ValueError(f"{run_dir} is a {task} run; ship detect or classify runs")
     role = ROLES[task]
-    folder = (out or models_dir()) / deck
+    folder = (out or REPO_MODELS) / deck
     folder.mkdir(parents=True, exist_ok=True)
     best = recipe.best_weights(run_dir)
     imgsz = int(config["recipe"]["imgsz"])
