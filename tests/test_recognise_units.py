@@ -1,0 +1,92 @@
+"""Pure parts of recognition: box → outline angle, calibration fitting, profile blending, crops."""
+
+from __future__ import annotations
+
+import pytest
+
+np = pytest.importorskip("numpy")
+pytest.importorskip("cv2")
+
+from vision.cardcrop import half_turn, jitter_polygon, square_crop, upright  # noqa: E402
+from vision.recognise.calibrate import fit, val_seeds  # noqa: E402
+from vision.recognise.classifier import temper  # noqa: E402
+from vision.recognise.evaluate import box_iou  # noqa: E402
+from vision.recognise.geometry import box_angle, rectangle  # noqa: E402
+from vision.recognise.profile import blend  # noqa: E402
+
+R = 54 / 87
+
+
+@pytest.mark.parametrize("angle", [0.0, 10.0, 33.0, 45.0, 60.0, 89.0])
+def test_box_angle_inverts_the_bounding_box(angle):
+    poly = rectangle((0, 0, 1, 1), R, angle)  # any rectangle at that angle
+    lo, hi = poly.min(axis=0), poly.max(axis=0)
+    assert box_angle((lo[0], lo[1], hi[0], hi[1]), R) == pytest.approx(angle, abs=1e-6)
+
+
+def test_rectangle_fits_its_box_and_keeps_the_aspect():
+    ref = rectangle((0, 0, 1, 1), R, 30.0) * 100 + 40  # a card at 30°, then its box
+    box = (*ref.min(axis=0), *ref.max(axis=0))
+    poly = rectangle(box, R, 30.0)
+    assert np.allclose(poly, ref, atol=1e-6)
+    sides = sorted([np.linalg.norm(poly[1] - poly[0]), np.linalg.norm(poly[2] - poly[1])])
+    assert sides[0] / sides[1] == pytest.approx(R, rel=1e-6)
+
+
+def test_upright_lists_a_short_edge_first_clockwise():
+    poly = np.array([[0, 0], [0, 87], [54, 87], [54, 0]], float)  # counter-clockwise, long edge first
+    u = upright(poly)
+    assert np.linalg.norm(u[1] - u[0]) == pytest.approx(54)
+    area = sum(u[i, 0] * u[(i + 1) % 4, 1] - u[(i + 1) % 4, 0] * u[i, 1] for i in range(4))
+    assert area > 0
+    assert np.array_equal(half_turn(half_turn(u)), u)
+
+
+def test_square_crop_maps_corners_and_a_half_turn_turns_the_crop():
+    img = np.zeros((200, 200, 3), np.uint8)
+    img[20:60, 30:60] = (0, 0, 255)  # a red block in the top-left of the card
+    poly = np.array([[20, 10], [120, 10], [120, 170], [20, 170]], float)
+    crop = square_crop(img, poly, 64)
+    turned = square_crop(img, half_turn(poly), 64)
+    assert crop.shape == (64, 64, 3)
+    assert crop[:16, :16, 2].mean() > 100 and turned[-16:, -16:, 2].mean() > 100
+
+
+def test_jitter_is_reproducible_and_small():
+    poly = np.array([[0, 0], [54, 0], [54, 87], [0, 87]], float)
+    a = jitter_polygon(poly, np.random.default_rng(1), 0.02)
+    b = jitter_polygon(poly, np.random.default_rng(1), 0.02)
+    assert np.array_equal(a, b) and 0 < np.abs(a - poly).max() < 15
+
+
+def test_calibration_finds_the_temperature_and_a_threshold():
+    rng = np.random.default_rng(0)
+    n, k = 4000, 10
+    truth = rng.integers(0, k, n)
+    logits = rng.normal(0, 1, (n, k))
+    logits[np.arange(n), truth] += 2.5
+    true_p = np.exp(logits) / np.exp(logits).sum(axis=1, keepdims=True)
+    labels = np.array([rng.choice(k, p=p) for p in true_p])  # outcomes drawn from the true probabilities
+    over = temper(true_p, 0.5)  # an over-confident network: p^2
+    res = fit(over, labels, target=0.9)
+    assert res["temperature"] == pytest.approx(2.0, abs=0.25)
+    p = temper(over, res["temperature"])
+    sure = p.max(axis=1) >= res["unsure_below"]
+    assert (p.argmax(axis=1)[sure] == labels[sure]).mean() >= 0.9
+    assert res["expected_calibration_error"] < 0.05
+
+
+def test_blend_follows_the_profile_and_leaves_unenrolled_classes_alone():
+    probs = np.array([[0.5, 0.3, 0.2]])
+    sims = np.array([[0.2, 0.9, -np.inf]])
+    enrolled = np.array([True, True, False])
+    p = blend(probs, sims, enrolled, weight=1.0, tau=0.05)
+    assert p.argmax() == 1 and p.sum() == pytest.approx(1)
+    assert p[0, 2] == pytest.approx(0.2, abs=1e-6)  # the back keeps the network's share
+    assert np.allclose(blend(probs, sims, enrolled, weight=0.0, tau=0.05), probs)
+
+
+def test_validation_seeds_and_box_overlap():
+    assert val_seeds(900000, 3) == [900008, 900018, 900028]
+    assert box_iou((0, 0, 10, 10), (5, 0, 15, 10)) == pytest.approx(1 / 3)
+    assert box_iou((0, 0, 1, 1), (2, 2, 3, 3)) == 0
