@@ -28,7 +28,7 @@ from vision.recognise.calibrate import val_seeds  # noqa: E402
 from vision.recognise.classifier import normalise, temper  # noqa: E402
 from vision.recognise.enrol import enrol  # noqa: E402
 from vision.recognise.evaluate import match, render_scenes, true_class  # noqa: E402
-from vision.recognise.profile import blend  # noqa: E402
+from vision.recognise.profile import blend, fit_head  # noqa: E402
 from vision.synth.artset import find_style  # noqa: E402
 from vision.synth.fixed_scenes import enrolment_scene  # noqa: E402
 from vision.synth.scene import render  # noqa: E402
@@ -71,13 +71,20 @@ def main() -> int:
                     embs.append(e[i])
                     truth.append(names[true_class(t, "hanafuda")])
         probs = temper(np.array(probs), rec.classifier.temperature)
-        sims = profile.class_similarity(normalise(np.array(embs)))
+        e = normalise(np.array(embs))
+        sims = profile.class_similarity(e)
         truth = np.array(truth)
         acc = {}
         for w in WEIGHTS:
             for tau in TAUS:
                 p = blend(probs, sims, profile.enrolled, w, tau)
                 acc[f"{w}/{tau}"] = float((p.argmax(axis=1) == truth).mean())
+        head = fit_head(profile.embeddings, profile.labels, len(profile.names))
+        logits = np.full((len(e), len(profile.names)), -np.inf)
+        logits[:, profile.enrolled] = e @ head[0].T + head[1]
+        for w in WEIGHTS:
+            p = blend(probs, logits, profile.enrolled, w, 1.0)
+            acc[f"{w}/head"] = float((p.argmax(axis=1) == truth).mean())
         table[spec] = {"cards": int(len(truth)), "accuracy": acc}
         print(f"{spec}: {len(truth)} matched cards; network alone {acc[f'0.0/{TAUS[0]}']:.4f}")
     keys = list(next(iter(table.values()))["accuracy"])
@@ -85,8 +92,8 @@ def main() -> int:
     best = max(mean, key=mean.get)
     for k in keys:
         print(f"  w/tau {k:>9}: mean accuracy {mean[k]:.4f}" + ("  <- best" if k == best else ""))
-    w, tau = (float(x) for x in best.split("/"))
-    out = {"per_model": table, "mean": mean, "best": {"weight": w, "tau": tau}}
+    w, tau = best.split("/")
+    out = {"per_model": table, "mean": mean, "best": {"weight": float(w), "tau": tau}}
     Path(args.json).parent.mkdir(parents=True, exist_ok=True)
     Path(args.json).write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")
     print(f"best: weight {w}, tau {tau}; wrote {args.json}")

@@ -5,9 +5,10 @@ The network returns softmax probabilities and the embedding it classifies from (
 last linear layer); probabilities are re-tempered with the calibration temperature
 (``p ∝ p_raw^(1/T)``) so that a confidence of 0.9 is right about nine times in ten.
 
-With a deck profile (:mod:`vision.recognise.profile`), probabilities also come from the cosine
-similarity of a crop's embedding to the user's own cards: ``p_profile ∝ exp(s_best / τ)`` per class,
-and the two are blended (``log p = w log p_profile + (1 − w) log p_network``).
+With a deck profile (:mod:`vision.recognise.profile`), probabilities also come from the user's own
+cards — the profile's linear head on the crop's embedding, or without a head the best cosine
+similarity to a reference at temperature τ — and the two are blended
+(``log p = w log p_profile + (1 − w) log p_network``).
 """
 
 from __future__ import annotations

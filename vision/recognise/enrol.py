@@ -5,8 +5,10 @@ The detector finds the cards; their centres are turned square to the grid (the m
 centres is the row direction), split into rows where the gap between centres jumps, and each row
 sorted left to right. A photo taken from the other side of the grid reads as the grid turned
 180°; both readings are tried and the one the classifier agrees with more is kept. Every card
-then gives several reference embeddings: its crop both ways up and with small disturbances of
-its outline, as the detector will give it during play.
+then gives several reference embeddings: its crop both ways up, with small disturbances of its
+outline as the detector will give it, and under play conditions (other light, blur, noise, another
+card covering one side). A linear head over the enrolled classes is fitted to those references
+(:func:`vision.recognise.profile.fit_head`) and saved with them.
 
 What goes wrong is said plainly: a row with a card too many or too few, a photo without the grid.
 """
@@ -23,13 +25,41 @@ import numpy as np
 
 from vision.cardcrop import half_turn, jitter_polygon, square_crop
 from vision.enrol_grid import GRID_COLUMNS, GRID_ROWS, GridCell, enrol_grid
-from vision.recognise.profile import DeckProfile
+from vision.recognise.profile import DeckProfile, fit_head
 from vision.recognise.recogniser import Recogniser
 from vision.synth.classes import recognition_name
 
 COPIES = 6
 """Disturbed crops per card and way up."""
 JITTER = 0.015
+AUGMENTED = 10
+"""Crops per card and way up that also get play conditions: light, blur, noise, a covering card."""
+
+
+def play_conditions(crop: np.ndarray, rng: np.random.Generator, cover: np.ndarray | None = None) -> np.ndarray:
+    """``crop`` as it may look during play: other light (gain, offset, colour cast), some blur and
+    noise, and often another card covering one side (20-55 % of the face)."""
+    out = crop.astype(np.float32)
+    out = out * rng.uniform(0.7, 1.25) + rng.uniform(-30, 30) + rng.normal(0, 8, 3)
+    sigma = rng.uniform(0, 1.5)
+    if sigma > 0.3:
+        out = cv2.GaussianBlur(out, (0, 0), sigma)
+    out += rng.normal(0, rng.uniform(0, 6), out.shape)
+    out = np.clip(out, 0, 255).astype(np.uint8)
+    if rng.random() < 0.6:
+        side = out.shape[0]
+        k = int(side * rng.uniform(0.2, 0.55))
+        patch = cover if cover is not None else np.full_like(out, rng.integers(0, 255, 3, dtype=np.uint8))
+        edge = int(rng.integers(4))
+        if edge == 0:
+            out[:k] = patch[-k:]
+        elif edge == 1:
+            out[-k:] = patch[:k]
+        elif edge == 2:
+            out[:, :k] = patch[:, -k:]
+        else:
+            out[:, -k:] = patch[:, :k]
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,19 +170,28 @@ def enrol(recogniser: Recogniser, photos: Sequence[str | Path], extras: bool = F
                  for t, r in readings.items()}
         turned = agree[True] > agree[False]
         pairs = readings[turned]
-        for cell, i in pairs:
+        for k, (cell, i) in enumerate(pairs):
             label = index[_label(cell.card_id, deck)]
             base = polys[i]
             variants = []
             for way in (base, half_turn(base)):
                 variants.append(square_crop(frame, way, side))
                 variants += [square_crop(frame, jitter_polygon(way, rng, JITTER), side) for _ in range(COPIES)]
+                for _ in range(AUGMENTED):
+                    other = crops[int(rng.integers(len(crops)))] if len(crops) > 1 and rng.random() < 0.7 else None
+                    if other is not None and k < len(crops) and other is crops[k]:
+                        other = None
+                    variants.append(play_conditions(square_crop(frame, jitter_polygon(way, rng, JITTER), side),
+                                                    rng, cv2.resize(other, (side, side)) if other is not None else None))
             emb = recogniser.classifier.classify(variants).embeddings
             embeddings.append(emb)
             labels += [label] * len(emb)
         report.append(EnrolledPhoto(str(photo), len(pairs), int(agree[turned]), turned))
     meta = {"photos": [str(p) for p in photos], "created": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
-            "extras": extras, "copies": COPIES, "jitter": JITTER}
-    profile = DeckProfile(deck, recogniser.classifier_sha256(), names, np.concatenate(embeddings).astype(np.float32),
-                          np.array(labels, np.int32), meta)
+            "extras": extras, "copies": COPIES, "jitter": JITTER,
+            "augmented": AUGMENTED}
+    emb = np.concatenate(embeddings).astype(np.float32)
+    lab = np.array(labels, np.int32)
+    profile = DeckProfile(deck, recogniser.classifier_sha256(), names, emb, lab, meta,
+                          fit_head(emb, lab, len(names), seed=seed))
     return profile, report

@@ -29,6 +29,20 @@ class DeckProfile:
     labels: np.ndarray
     meta: dict
 
+    head: tuple[np.ndarray, np.ndarray] | None = None
+    """(W, b): a linear classifier over the enrolled classes fitted to the references (:func:`fit_head`)."""
+
+    def class_scores(self, embeddings: np.ndarray) -> tuple[np.ndarray, float]:
+        """(N, classes) scores and the temperature to divide them by: the head's logits (temperature 1)
+        when the profile has a head, else the best cosine similarity per class (temperature ``tau``,
+        decided by the caller: returned as 0)."""
+        if self.head is None:
+            return self.class_similarity(embeddings), 0.0
+        w, b = self.head
+        out = np.full((len(embeddings), len(self.names)), -np.inf, np.float32)
+        out[:, self.enrolled] = embeddings @ w.T + b
+        return out, 1.0
+
     def class_similarity(self, embeddings: np.ndarray) -> np.ndarray:
         """(N, classes) best cosine similarity of each embedding to each class's references (−inf: none)."""
         sims = embeddings @ self.embeddings.T
@@ -50,8 +64,10 @@ class DeckProfile:
             path = path.with_suffix(".npz")
         path.parent.mkdir(parents=True, exist_ok=True)
         meta = {**self.meta, "deck": self.deck, "classifier_sha256": self.classifier_sha256, "names": list(self.names)}
+        head = {} if self.head is None else {"head_w": self.head[0].astype(np.float32),
+                                             "head_b": self.head[1].astype(np.float32)}
         np.savez_compressed(path, embeddings=self.embeddings.astype(np.float32), labels=self.labels.astype(np.int32),
-                            meta=np.array(json.dumps(meta)))
+                            meta=np.array(json.dumps(meta)), **head)
         return path
 
 
@@ -62,11 +78,40 @@ def load_profile(path: str | Path) -> DeckProfile:
         with np.load(path, allow_pickle=False) as z:
             meta = json.loads(str(z["meta"]))
             emb, labels = z["embeddings"], z["labels"]
+            head = (z["head_w"], z["head_b"]) if "head_w" in z.files else None
     except (OSError, KeyError, ValueError) as e:
         raise ValueError(f"{path}: not a deck profile ({e})") from None
     if emb.ndim != 2 or len(emb) != len(labels):
         raise ValueError(f"{path}: embeddings and labels disagree")
-    return DeckProfile(meta["deck"], meta["classifier_sha256"], tuple(meta["names"]), emb, labels, meta)
+    return DeckProfile(meta["deck"], meta["classifier_sha256"], tuple(meta["names"]), emb, labels, meta, head)
+
+
+def fit_head(embeddings: np.ndarray, labels: np.ndarray, n_classes: int, steps: int = 400, lr: float = 0.05,
+             l2: float = 1e-4, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """A softmax-regression head over the enrolled classes (in the order of ``np.unique(labels)``),
+    fitted to the reference embeddings by full-batch Adam; returns (W, b)."""
+    classes = np.unique(labels)
+    y = np.searchsorted(classes, labels)
+    k, d = len(classes), embeddings.shape[1]
+    rng = np.random.default_rng(seed)
+    w = rng.normal(0, 0.01, (k, d)).astype(np.float64)
+    b = np.zeros(k)
+    m = [np.zeros_like(w), np.zeros_like(b)]
+    v = [np.zeros_like(w), np.zeros_like(b)]
+    x = embeddings.astype(np.float64)
+    onehot = np.eye(k)[y]
+    for t in range(1, steps + 1):
+        z = x @ w.T + b
+        z -= z.max(axis=1, keepdims=True)
+        p = np.exp(z)
+        p /= p.sum(axis=1, keepdims=True)
+        g = (p - onehot) / len(x)
+        grads = [g.T @ x + l2 * w, g.sum(axis=0)]
+        for i, (param, grad) in enumerate(zip((w, b), grads, strict=True)):
+            m[i] = 0.9 * m[i] + 0.1 * grad
+            v[i] = 0.999 * v[i] + 0.001 * grad**2
+            param -= lr * (m[i] / (1 - 0.9**t)) / (np.sqrt(v[i] / (1 - 0.999**t)) + 1e-8)
+    return w.astype(np.float32), b.astype(np.float32)
 
 
 def blend(probs: np.ndarray, profile_sims: np.ndarray, enrolled: np.ndarray, weight: float, tau: float) -> np.ndarray:

@@ -133,8 +133,8 @@ class Recogniser:
         scores = self.classifier.classify(crops)
         probs = scores.probs
         if self.profile is not None and len(crops):
-            sims = self.profile.class_similarity(scores.embeddings)
-            probs = blend(probs, sims, self.profile.enrolled, self.profile_weight, self.profile_tau)
+            sims, temperature = self.profile.class_scores(scores.embeddings)
+            probs = blend(probs, sims, self.profile.enrolled, self.profile_weight, temperature or self.profile_tau)
         return probs, scores.embeddings
 
     def recognise(self, frame: np.ndarray) -> list[RecognisedCard]:
