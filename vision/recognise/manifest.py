@@ -68,7 +68,9 @@ def load_manifest(deck: str, models: str | Path | None = None) -> Manifest:
     d = json.loads(path.read_text(encoding="utf-8"))
     if d.get("deck") != deck:
         raise ValueError(f"{path} is for deck {d.get('deck')!r}, not {deck!r}")
-    return Manifest(deck, root, d["detector"], d["classifier"], d.get("calibration", {}), d.get("profile", {}))
+    if "detector" not in d:
+        raise ValueError(f"{path} names no detector")
+    return Manifest(deck, root, d["detector"], d.get("classifier", {}), d.get("calibration", {}), d.get("profile", {}))
 
 
 def file_sha256(path: Path) -> str:

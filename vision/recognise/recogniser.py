@@ -86,6 +86,8 @@ class Recogniser:
         self.detector = CardDetector(load_network(m.detector_stem, backends), detector_size or det.get("size", 416),
                                      det.get("conf", 0.3), det.get("iou", 0.7))
         cls = m.classifier
+        if not cls:
+            raise ValueError(f"{m.folder}/manifest.json names no classifier: ship one with `train ship`")
         self.classifier = CardClassifier(load_network(m.classifier_stem, backends), cls["names"], cls["side"],
                                          float(m.calibration.get("temperature", 1.0)),
                                          bool(m.calibration.get("both_ways", False)))

@@ -67,7 +67,8 @@ def _task_options(t: argparse.ArgumentParser) -> None:
     t.add_argument("--crop-jitter", type=float, default=0.02,
                    help="classify: polygon disturbance, fraction of the card's long side (detector error)")
     t.add_argument("--crop-min-visible", type=float, default=0.35, help="classify: least visible fraction cropped")
-    t.add_argument("--real", help="real playing-card dataset to merge (its train split), e.g. ../shared/datasets/playing-real")
+    t.add_argument("--real", help="real playing-card dataset to merge (its train split), e.g. ../shared/datasets/playing-real; "
+                   "classify: crops cut by the shipped playing detector, named by their corner labels")
     t.add_argument("--imgsz", type=int, help="network input side (px); default 320, 160 for classify")
     t.add_argument("--epochs", type=int, default=100)
     t.add_argument("--batch", type=int, default=16)
@@ -107,10 +108,19 @@ def _dataset(args: argparse.Namespace, run_dir: Path) -> tuple[str, dict]:
         data = Path(args.data).resolve()
         record = {"source": "given", "dir": str(data), "synth": datasets.synth_summary(data)}
     if args.task == "classify":
-        if args.real:
-            raise ValueError("--real labels printed corner indices: it merges into detect/OBB runs only")
         names = tuple(record["synth"]["names"]) if record["synth"] else None
         root = datasets.classify_root(data, names)
+        if args.real:
+            if args.deck != "playing" or not names:
+                raise ValueError("--real with classify needs --deck playing and rendered crops (--render)")
+            from vision.train.real_crops import real_crops
+
+            counts = real_crops(Path(args.real), root / "train", names, args.crop_side or 128)
+            print(f"real photos: {counts['crops']} named crops from {counts['photos']} train images "
+                  f"({counts['cards_found']} cards found, {counts['unnamed']} without a corner label, "
+                  f"{counts['ambiguous']} with two)")
+            record = {**record, "real": {"dir": str(Path(args.real).resolve()), **counts,
+                                         "detector": "models/playing (shipped)"}}
         return str(root), {**record, "classify_root": str(root)}
     data_yaml = datasets.dataset_yaml(data)
     if not args.real:
