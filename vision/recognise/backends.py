@@ -60,7 +60,7 @@ class OnnxRuntimeNetwork(Network):
 
 
 class OpenVinoNetwork(Network):
-    """OpenVINO on the CPU, reading the ONNX file; recompiles when the input shape changes."""
+    """OpenVINO on the CPU, reading the ONNX file, compiled once with its dynamic input shape."""
 
     backend = "openvino"
 
@@ -68,21 +68,16 @@ class OpenVinoNetwork(Network):
         import openvino as ov
 
         self.path = path
-        self._core = ov.Core()
-        self._model = self._core.read_model(str(path))
-        self._compiled: dict[tuple[int, ...], object] = {}
+        core = ov.Core()
+        compiled = core.compile_model(core.read_model(str(path)), "CPU",
+                                      {"INFERENCE_NUM_THREADS": _threads(), "PERFORMANCE_HINT": "LATENCY",
+                                       "INFERENCE_PRECISION_HINT": "f32"})
+        self._request = compiled.create_infer_request()
+        self._outputs = compiled.outputs
 
     def __call__(self, batch: np.ndarray) -> list[np.ndarray]:
-        shape = tuple(batch.shape)
-        req = self._compiled.get(shape)
-        if req is None:
-            model = self._model.clone()
-            model.reshape({model.inputs[0].any_name: list(shape)})
-            compiled = self._core.compile_model(model, "CPU", {"INFERENCE_NUM_THREADS": _threads(),
-                                                               "PERFORMANCE_HINT": "LATENCY"})
-            req = self._compiled[shape] = compiled.create_infer_request()
-        res = req.infer({0: np.ascontiguousarray(batch, np.float32)})
-        return [np.asarray(res[o]) for o in req.model_outputs]
+        res = self._request.infer({0: np.ascontiguousarray(batch, np.float32)})
+        return [np.array(res[o]) for o in self._outputs]
 
 
 class TorchNetwork(Network):
