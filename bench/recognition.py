@@ -6,6 +6,7 @@ Sections (each can be skipped; figures are printed and written to ``--json``):
   in the classifier's training styles, 640×640 as in training, and top-down 1280×720 frames with
   20 cards. Card identity accuracy over fully visible cards (≥ 99.9 % seen) and over cards at least
   40 % seen; a card the detector misses counts as wrong (:mod:`vision.recognise.evaluate`).
+- ``heldout_playing``: the same for the playing-card models (their training styles).
 - ``unseen``: classifiers trained on one style, tested on another (``--cross MODELS=STYLE``, MODELS
   a models folder made by ``train ship --models``), before and after enrolment from one rendered
   grid photo of the unseen style (:func:`vision.synth.fixed_scenes.enrolment_scene`).
@@ -16,7 +17,8 @@ Sections (each can be skipped; figures are printed and written to ``--json``):
   with every installed backend (ONNX Runtime, OpenVINO, PyTorch); medians in ms.
 
     python bench/recognition.py [--scenes 200] [--frames 40] [--cross runs/x-mantia=classic ...]
-        [--art-dir ../shared/assets] [--real ../shared/datasets/playing-real] [--skip heldout,unseen,real,speed]
+        [--art-dir ../shared/assets] [--real ../shared/datasets/playing-real]
+        [--skip heldout,heldout_playing,unseen,real,speed]
         [--json bench/out/recognition.json]
 """
 
@@ -74,13 +76,13 @@ def _evaluate(rec: Recogniser, deck: str, styles, seeds, art_dir, size=(640, 640
     return items
 
 
-def heldout(args) -> dict:
-    rec = Recogniser("hanafuda", args.models)
-    styles = tuple(rec.manifest.classifier.get("styles") or ("mantia",))
-    print(f"held-out hanafuda scenes, styles {', '.join(styles)} ({rec.backend})")
+def heldout(args, deck: str = "hanafuda") -> dict:
+    rec = Recogniser(deck, args.models)
+    styles = tuple(rec.manifest.classifier.get("styles") or ())
+    print(f"held-out {deck} scenes, styles {', '.join(styles)} ({rec.backend})")
     seeds = test_seeds(args.seed, args.scenes)
     t0 = time.perf_counter()
-    items = _evaluate(rec, "hanafuda", styles, seeds, args.art_dir)
+    items = _evaluate(rec, deck, styles, seeds, args.art_dir)
     out = {"styles": styles, "scenes": len(seeds), "first_seed": seeds[0], "size": [640, 640],
            **_summary(items, f"{len(seeds)} scenes 640x640")}
     per_style = {}
@@ -88,7 +90,7 @@ def heldout(args) -> dict:
         per_style[st] = _summary([o for o in items if o.style == st], f"  style {st}")
     out["per_style"] = per_style
     td_seeds = test_seeds(args.seed + 500000, args.frames)
-    td = _evaluate(rec, "hanafuda", styles, td_seeds, args.art_dir, (1280, 720), topdown_scene)
+    td = _evaluate(rec, deck, styles, td_seeds, args.art_dir, (1280, 720), topdown_scene)
     out["topdown_1280x720"] = {"frames": len(td_seeds), **_summary(td, f"{len(td_seeds)} top-down frames 1280x720")}
     out["both_ways"] = rec.classifier.both_ways
     out["seconds"] = round(time.perf_counter() - t0, 1)
@@ -133,25 +135,31 @@ def real(args) -> dict:
     root = Path(args.real)
     names = yaml.safe_load((root / "data.yaml").read_text(encoding="utf-8"))["names"]
     to_id = real_name_to_card_id()
-    images = sorted((root / "images" / "val").iterdir())
-    f1s, tp, fp, fn = [], 0, 0, 0
+    images = sorted(p for p in (root / "images" / "val").iterdir() if p.suffix.lower() in (".jpg", ".jpeg", ".png"))
+    scores = {"all": [0, 0, 0, []], "sure": [0, 0, 0, []]}  # tp, fp, fn, per-image F1
+    photos = set()
     for img in images:
+        photos.add(img.name.split(".rf.")[0])
         lab = root / "labels" / "val" / (img.stem + ".txt")
         truth = set()
         for line in lab.read_text().splitlines() if lab.exists() else []:
             cid = to_id.get(names[int(line.split()[0])])
             if cid and cid != "BACK":
                 truth.add(cid)
-        frame = cv2.imread(str(img))
-        found = {cid for c in rec.recognise(frame) if c.face_up for cid in c.card_ids[:1]}
-        inter = len(truth & found)
-        tp, fp, fn = tp + inter, fp + len(found - truth), fn + len(truth - found)
-        denom = len(truth) + len(found)
-        f1s.append(1.0 if denom == 0 else 2 * inter / denom)
-    res = {"images": len(images), "per_image_f1": float(np.mean(f1s)), "precision": tp / max(1, tp + fp),
-           "recall": tp / max(1, tp + fn)}
-    print(f"real playing-card photos (val, {len(images)} images): per-image F1 {res['per_image_f1']:.3f}, "
-          f"precision {res['precision']:.3f}, recall {res['recall']:.3f}")
+        cards = [c for c in rec.recognise(cv2.imread(str(img))) if c.face_up]
+        for key, chosen in (("all", cards), ("sure", [c for c in cards if not c.unsure])):
+            found = {c.card_ids[0] for c in chosen if c.card_ids}
+            inter = len(truth & found)
+            sc = scores[key]
+            sc[0], sc[1], sc[2] = sc[0] + inter, sc[1] + len(found - truth), sc[2] + len(truth - found)
+            denom = len(truth) + len(found)
+            sc[3].append(1.0 if denom == 0 else 2 * inter / denom)
+    res = {"images": len(images), "photographs": len(photos)}
+    for key, (tp, fp, fn, f1s) in scores.items():
+        res[key] = {"per_image_f1": float(np.mean(f1s)), "precision": tp / max(1, tp + fp), "recall": tp / max(1, tp + fn)}
+        print(f"real playing-card photos (val, {len(images)} images of {len(photos)} photographs), {key} answers: "
+              f"per-image F1 {res[key]['per_image_f1']:.3f}, precision {res[key]['precision']:.3f}, "
+              f"recall {res[key]['recall']:.3f}")
     return res
 
 
@@ -210,12 +218,14 @@ def main() -> int:
     skip = {s.strip() for s in args.skip.split(",") if s.strip()}
     result = {"machine": {"python": platform.python_version(), "cpus": os.cpu_count(),
                           "load_average": os.getloadavg()}, "backends": available_backends()}
-    sections = {"heldout": heldout, "unseen": unseen, "real": real, "speed": speed}
+    sections = {"heldout": heldout, "heldout_playing": lambda a: heldout(a, "playing"), "unseen": unseen,
+                "real": real, "speed": speed}
     for name, fn in sections.items():
         if name in skip or (name == "unseen" and not args.cross):
             continue
-        if name == "real" and not (Path(args.models or REPO / "models") / "playing" / "manifest.json").exists():
-            print("real: no playing-card models shipped; skipped")
+        if name in ("real", "heldout_playing") and not (Path(args.models or REPO / "models") / "playing"
+                                                        / "manifest.json").exists():
+            print(f"{name}: no playing-card models shipped; skipped")
             continue
         result[name] = fn(args)
     Path(args.json).parent.mkdir(parents=True, exist_ok=True)
