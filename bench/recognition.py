@@ -167,9 +167,16 @@ def speed(args) -> dict:
     from vision.synth.artset import find_style
     from vision.synth.scene import render
 
-    scene = topdown_scene(args.seed + 3, "hanafuda", ("mantia",), n_cards=20)
-    frame = render(scene, {"mantia": find_style("hanafuda", "mantia")}).image
-    out = {"frame": [1280, 720], "cards_in_scene": len(scene.cards)}
+    style = {"mantia": find_style("hanafuda", "mantia")}
+    seed = args.seed + 3
+    while True:  # the first top-down table with at least 20 cards at least half in view
+        r = render(topdown_scene(seed, "hanafuda", ("mantia",), n_cards=48), style)
+        in_view = sum(c.visible >= 0.5 for c in r.labels.cards)
+        if in_view >= 20:
+            break
+        seed += 10
+    frame = r.image
+    out = {"frame": [1280, 720], "seed": seed, "cards_in_scene": len(r.labels.cards), "cards_half_in_view": in_view}
     for backend in available_backends():
         rec = Recogniser("hanafuda", args.models, (backend,))
         for _ in range(3):
