@@ -109,7 +109,7 @@ def test_classification_root_gets_a_folder_for_every_class(tmp_path):
 @pytest.mark.parametrize(("argv", "message"), [
     (["detect", "--deck", "hanafuda", "--render", "5", "--out", "{tmp}/r"], "at least 10 scenes"),
     (["classify", "--deck", "playing", "--render", "10", "--real", "{tmp}", "--out", "{tmp}/r"],
-     "detect/OBB runs only"),
+     "no data.yaml there"),
     (["detect", "--out", "{tmp}/r"], "needs --deck"),
     (["obb", "--resume", "--out", "{tmp}/r"], "no config.json"),
     (["detect", "--deck", "hanafuda", "--data", "{tmp}/nowhere", "--out", "{tmp}/r"], "no ultralytics dataset"),

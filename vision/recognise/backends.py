@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -92,7 +93,8 @@ class TorchNetwork(Network):
 
         from vision.train import offline
 
-        offline.import_ultralytics(Path.home() / ".cache" / "fudaba" / "ultralytics")
+        if "ultralytics" not in sys.modules:  # imported already: whoever did chose its settings
+            offline.import_ultralytics(Path.home() / ".cache" / "fudaba" / "ultralytics")
         torch.set_num_threads(_threads())
         ckpt = torch.load(str(path), map_location="cpu", weights_only=False)
         self.path = path

@@ -26,6 +26,7 @@ from vision.recognise.detector import CardDetector, Detection
 from vision.recognise.geometry import gradients, outline
 from vision.recognise.manifest import Manifest, file_sha256, load_manifest
 from vision.recognise.profile import DeckProfile, blend, load_profile
+from vision.synth.classes import BACK_IDS
 
 CARD_ASPECT = {"hanafuda": 54.0 / 87.0, "playing": 63.0 / 88.0}
 """Short side over long side of each deck's cards."""
@@ -96,7 +97,9 @@ class Recogniser:
         self.profile_tau = float(m.profile.get("tau", 0.05))
         self.aspect = CARD_ASPECT[deck]
         self._ids = card_ids_of(deck)
-        self._back = cls["names"][-1]
+        self._back = BACK_IDS[deck]
+        if self._back not in self.classifier.names:
+            raise ValueError(f"the {deck} classifier has no {self._back!r} class")
         self.profile: DeckProfile | None = None
         if profile is not None:
             self.use_profile(profile)

@@ -85,6 +85,10 @@ def _dataset(args: argparse.Namespace, run_dir: Path) -> tuple[str, dict]:
     """Render or locate the data; returns (ultralytics ``data`` argument, its ``config.json`` record)."""
     from vision.train import datasets
 
+    if args.real and not (Path(args.real) / "data.yaml").is_file():
+        raise ValueError(f"--real {args.real}: no data.yaml there (expected a folder like shared/datasets/playing-real)")
+    if args.real and args.task == "classify" and (args.deck != "playing" or args.render is None):
+        raise ValueError("--real with classify needs --deck playing and rendered crops (--render)")
     if args.render is not None:
         if args.render < 10:
             raise ValueError("--render needs at least 10 scenes: val is the scenes with seed mod 10 = 8")
