@@ -195,3 +195,16 @@ def test_profiles_round_trip_and_belong_to_their_classifier(rec, tmp_path):
     (tmp_path / "junk.npz").write_bytes(b"junk")
     with pytest.raises(ValueError, match="not a deck profile"):
         load_profile(tmp_path / "junk.npz")
+
+
+def test_playing_card_models_load_and_name_faces_and_backs():
+    rec = Recogniser("playing", backends=("onnxruntime",))
+    assert (rec.manifest.folder / "README.md").is_file()
+    assert set(rec.classifier.names) >= {"QS", "AS", "JOKER-RED", "BACK"}
+    ((image, labels),) = render_scenes("playing", ("knoll",), [19], size=(1280, 720), scene=topdown_scene)
+    cards = rec.recognise(image)
+    assert cards
+    for c in cards:
+        assert c.face_up == (c.label != "BACK")
+        assert c.card_ids == ((c.label,) if c.face_up else ())
+    assert accuracy(outcomes(labels, cards), 0.4)["accuracy"] >= 0.5
