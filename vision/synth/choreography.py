@@ -176,6 +176,10 @@ class _Builder:
         back = self.card_mm[1] / 2 + 15.0
         return (float(center[0] - d[0] / n * back), float(center[1] - d[1] / n * back))
 
+    def row_slots(self, zone: str, uids: list) -> list:
+        """(uid, pose, zone) for cards laid face up in rows in ``zone``, one free position each."""
+        return [(u, self.slot_pose(zone, True, "rows")[0], zone) for u in uids]
+
     def slot_pose(self, zone: str, face_up: bool, kind: str) -> tuple[Pose, int | None]:
         """A free position in ``zone`` for a new card (and the slot it takes, if any)."""
         z = self.layout.zone(zone)
@@ -612,27 +616,14 @@ def _capture(b: _Builder, actor: int, groups: dict[tuple[str, str], list[str]], 
             else:
                 b.carry_group(seat, [(u, pose, "field")], from_hand=u not in b.on_table)
             b.hold(seat, 0.2)
-        sweep = taken_uids + [u for _, u in played_uids]
-        items = []
-        for u in sweep:
-            pose, _ = b.slot_pose(zone, True, "rows")
-            items.append((u, pose, zone))
-        b.carry_group(seat, items)
+        b.carry_group(seat, b.row_slots(zone, taken_uids + [u for _, u in played_uids]))
         done = b.t
         b.withdraw(seat, b.release_point)
     else:
-        items = []
-        for _src, u in played_uids:
-            pose, _ = b.slot_pose(zone, True, "rows")
-            items.append((u, pose, zone))
-        if items:
-            b.carry_group(seat, items, from_hand=True)
+        if played_uids:
+            b.carry_group(seat, b.row_slots(zone, [u for _, u in played_uids]), from_hand=True)
         if taken_uids:
-            items = []
-            for u in taken_uids:
-                pose, _ = b.slot_pose(zone, True, "rows")
-                items.append((u, pose, zone))
-            b.carry_group(seat, items)
+            b.carry_group(seat, b.row_slots(zone, taken_uids))
         done = b.t
         b.withdraw(seat, b.release_point)
     b.logical.setdefault(dst, []).extend(taken_uids + [u for _, u in played_uids])
