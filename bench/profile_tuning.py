@@ -18,21 +18,15 @@ import json
 import sys
 from pathlib import Path
 
-import cv2
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from vision.recognise import Recogniser  # noqa: E402
-from vision.recognise.calibrate import val_seeds  # noqa: E402
+from vision.recognise.calibrate import matched_scores, val_seeds  # noqa: E402
 from vision.recognise.classifier import normalise, temper  # noqa: E402
-from vision.recognise.enrol import enrol  # noqa: E402
-from vision.recognise.evaluate import match, render_scenes, true_class  # noqa: E402
-from vision.recognise.profile import blend, fit_head  # noqa: E402
-from vision.synth.artset import find_style  # noqa: E402
-from vision.synth.fixed_scenes import enrolment_scene  # noqa: E402
-from vision.synth.scene import render  # noqa: E402
-from vision.synth.tables import background_textures  # noqa: E402
+from vision.recognise.evaluate import enrol_rendered_grid, render_scenes  # noqa: E402
+from vision.recognise.profile import blend  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
 WEIGHTS = (0.0, 0.5, 0.7, 0.8, 0.9, 1.0)
@@ -51,37 +45,19 @@ def main() -> int:
     for spec in args.cross:
         models, _, style = spec.partition("=")
         rec = Recogniser("hanafuda", models)
-        grid = render(enrolment_scene(args.seed + 3, "hanafuda", style, textures=background_textures(args.art_dir)),
-                      {style: find_style("hanafuda", style, args.art_dir)})
-        photo = Path("/tmp") / f"tune-grid-{style}.png"
-        cv2.imwrite(str(photo), grid.image)
-        profile, _ = enrol(rec, [photo])
-        names = {n: i for i, n in enumerate(rec.classifier.names)}
-        probs, embs, truth = [], [], []
-        for image, labels in render_scenes("hanafuda", (style,), val_seeds(args.seed, args.scenes), args.art_dir):
-            dets = rec.detector.detect([image])[0]
-            polys = rec.outlines(image, dets)
-            if not polys:
-                continue
-            p, e = rec.classifier.raw(rec.classifier.crops(image, polys))
-            cards = [c for c in labels.cards if c.visible >= 0.4]
-            for t, i in zip(cards, match([d.box for d in dets], cards), strict=True):
-                if i is not None:
-                    probs.append(p[i])
-                    embs.append(e[i])
-                    truth.append(names[true_class(t, "hanafuda")])
-        probs = temper(np.array(probs), rec.classifier.temperature)
-        e = normalise(np.array(embs))
+        profile, _ = enrol_rendered_grid(rec, style, args.seed + 3, args.art_dir)
+        frames, labels = zip(*render_scenes("hanafuda", (style,), val_seeds(args.seed, args.scenes), args.art_dir),
+                             strict=True)
+        probs, embs, truth = matched_scores(rec, frames, labels)
+        probs = temper(probs, rec.classifier.temperature)
+        e = normalise(embs)
         sims = profile.class_similarity(e)
-        truth = np.array(truth)
         acc = {}
         for w in WEIGHTS:
             for tau in TAUS:
                 p = blend(probs, sims, profile.enrolled, w, tau)
                 acc[f"{w}/{tau}"] = float((p.argmax(axis=1) == truth).mean())
-        head = fit_head(profile.embeddings, profile.labels, len(profile.names))
-        logits = np.full((len(e), len(profile.names)), -np.inf)
-        logits[:, profile.enrolled] = e @ head[0].T + head[1]
+        logits, _ = profile.class_scores(e)  # the head enrolment fitted
         for w in WEIGHTS:
             p = blend(probs, logits, profile.enrolled, w, 1.0)
             acc[f"{w}/head"] = float((p.argmax(axis=1) == truth).mean())

@@ -40,9 +40,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from vision.recognise import Recogniser  # noqa: E402
 from vision.recognise.backends import available_backends  # noqa: E402
-from vision.recognise.enrol import enrol  # noqa: E402
-from vision.recognise.evaluate import accuracy, outcomes, render_scenes  # noqa: E402
-from vision.synth.fixed_scenes import enrolment_scene, topdown_scene  # noqa: E402
+from vision.recognise.evaluate import accuracy, enrol_rendered_grid, outcomes, render_scenes  # noqa: E402
+from vision.synth.fixed_scenes import topdown_scene  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
 ARGS: argparse.Namespace
@@ -107,15 +106,7 @@ def unseen(args) -> dict:
         seeds = test_seeds(args.seed, args.unseen_scenes)
         before = _evaluate(rec, "hanafuda", (style,), seeds, args.art_dir)
         b = _summary(before, "before enrolment")
-        from vision.synth.artset import find_style
-        from vision.synth.scene import render
-        from vision.synth.tables import background_textures
-
-        grid = render(enrolment_scene(args.seed + 7, "hanafuda", style, textures=background_textures(args.art_dir)),
-                      {style: find_style("hanafuda", style, args.art_dir)})
-        photo = Path(args.tmp) / f"grid-{style}.png"
-        cv2.imwrite(str(photo), grid.image)
-        profile, report = enrol(rec, [photo])
+        profile, report = enrol_rendered_grid(rec, style, args.seed + 7, args.art_dir, args.tmp)
         rec.use_profile(profile)
         after = _evaluate(rec, "hanafuda", (style,), seeds, args.art_dir)
         a = _summary(after, "after enrolment")

@@ -28,22 +28,31 @@ def val_seeds(first: int, count: int) -> list[int]:
     return [start + 10 * k for k in range(count)]
 
 
-def collect(rec: Recogniser, frames: Sequence[np.ndarray], labels: Sequence) -> tuple[np.ndarray, np.ndarray]:
-    """(raw probabilities, true class index) of every matched card seen at least :data:`MIN_VISIBLE`."""
+def matched_scores(rec: Recogniser, frames: Sequence[np.ndarray], labels: Sequence,
+                   min_visible: float = MIN_VISIBLE) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(raw probabilities, embeddings, true class index) of every detected card that matches a true
+    card seen at least ``min_visible``."""
     names = {n: i for i, n in enumerate(rec.classifier.names)}
-    probs, truth = [], []
+    probs, embs, truth = [], [], []
     for frame, lab in zip(frames, labels, strict=True):
         dets = rec.detector.detect([frame])[0]
         polys = rec.outlines(frame, dets)
         if not polys:
             continue
-        p, _ = rec.classifier.raw(rec.classifier.crops(frame, polys))
-        cards = [c for c in lab.cards if c.visible >= MIN_VISIBLE]
+        p, e = rec.classifier.raw(rec.classifier.crops(frame, polys))
+        cards = [c for c in lab.cards if c.visible >= min_visible]
         for t, i in zip(cards, match([d.box for d in dets], cards), strict=True):
             if i is not None:
                 probs.append(p[i])
+                embs.append(e[i])
                 truth.append(names[true_class(t, lab.deck)])
-    return np.array(probs), np.array(truth)
+    return np.array(probs), np.array(embs), np.array(truth)
+
+
+def collect(rec: Recogniser, frames: Sequence[np.ndarray], labels: Sequence) -> tuple[np.ndarray, np.ndarray]:
+    """(raw probabilities, true class index) of every matched card seen at least :data:`MIN_VISIBLE`."""
+    probs, _, truth = matched_scores(rec, frames, labels)
+    return probs, truth
 
 
 def fit(probs: np.ndarray, truth: np.ndarray, target: float = 0.995) -> dict:

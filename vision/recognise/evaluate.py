@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from vision.synth.classes import class_of
 from vision.synth.labels import CardLabel, SceneLabels
@@ -105,3 +106,21 @@ def render_scenes(deck: str, styles: Sequence[str], seeds: Sequence[int], art_di
     for seed in seeds:
         r = render(make(seed, deck, tuple(styles), size=size, textures=textures), found)
         yield r.image, r.labels
+
+
+def enrol_rendered_grid(rec, style: str, seed: int, art_dir: str | None = None, folder: str = "/tmp"):
+    """Enrol ``rec``'s deck from one rendered grid photo of ``style`` (written to ``folder``);
+    returns :func:`vision.recognise.enrol.enrol`'s (profile, report)."""
+    import cv2
+
+    from vision.recognise.enrol import enrol
+    from vision.synth.artset import find_style
+    from vision.synth.fixed_scenes import enrolment_scene
+    from vision.synth.scene import render
+    from vision.synth.tables import background_textures
+
+    grid = render(enrolment_scene(seed, rec.deck, style, textures=background_textures(art_dir)),
+                  {style: find_style(rec.deck, style, art_dir)})
+    photo = Path(folder) / f"grid-{rec.deck}-{style}-{seed}.png"
+    cv2.imwrite(str(photo), grid.image)
+    return enrol(rec, [photo])
