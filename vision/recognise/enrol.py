@@ -27,7 +27,7 @@ from vision.cardcrop import half_turn, jitter_polygon, square_crop
 from vision.enrol_grid import GRID_COLUMNS, GRID_ROWS, GridCell, enrol_grid
 from vision.recognise.profile import DeckProfile, fit_head
 from vision.recognise.recogniser import Recogniser
-from vision.synth.classes import recognition_name
+from vision.synth.classes import class_of
 
 COPIES = 6
 """Disturbed crops per card and way up."""
@@ -140,10 +140,6 @@ def _turned(pairs: list[tuple[GridCell, int]], deck: str, extras: bool) -> list[
     return out
 
 
-def _label(card_id: str, deck: str) -> str:
-    return recognition_name(card_id) if deck == "hanafuda" else card_id
-
-
 def enrol(recogniser: Recogniser, photos: Sequence[str | Path], extras: bool = False,
           seed: int = 0) -> tuple[DeckProfile, list[EnrolledPhoto]]:
     """A deck profile from grid photos (file paths); ValueError naming the photo and the problem."""
@@ -157,8 +153,7 @@ def enrol(recogniser: Recogniser, photos: Sequence[str | Path], extras: bool = F
         frame = cv2.imread(str(photo), cv2.IMREAD_COLOR)
         if frame is None:
             raise ValueError(f"{photo}: not an image OpenCV can read")
-        dets = [d for d in recogniser.detector.detect([frame])[0]]
-        polys = recogniser.outlines(frame, dets)
+        polys = recogniser.outlines(frame, recogniser.detector.detect([frame])[0])
         try:
             pairs = assign_grid(polys, deck, extras)
         except ValueError as e:
@@ -166,23 +161,24 @@ def enrol(recogniser: Recogniser, photos: Sequence[str | Path], extras: bool = F
         crops = recogniser.classifier.crops(frame, [polys[i] for _, i in pairs])
         probs = recogniser.classifier.classify(crops).probs
         readings = {False: pairs, True: _turned(pairs, deck, extras)}
-        agree = {t: sum(names[int(np.argmax(probs[k]))] == _label(cell.card_id, deck) for k, (cell, _) in enumerate(r))
+        agree = {t: sum(names[int(np.argmax(probs[k]))] == class_of(cell.card_id, True, deck) for k, (cell, _) in enumerate(r))
                  for t, r in readings.items()}
         turned = agree[True] > agree[False]
         pairs = readings[turned]
         for k, (cell, i) in enumerate(pairs):
-            label = index[_label(cell.card_id, deck)]
+            label = index[class_of(cell.card_id, True, deck)]
             base = polys[i]
             variants = []
             for way in (base, half_turn(base)):
                 variants.append(square_crop(frame, way, side))
                 variants += [square_crop(frame, jitter_polygon(way, rng, JITTER), side) for _ in range(COPIES)]
                 for _ in range(AUGMENTED):
-                    other = crops[int(rng.integers(len(crops)))] if len(crops) > 1 and rng.random() < 0.7 else None
-                    if other is not None and k < len(crops) and other is crops[k]:
-                        other = None
+                    cover = None  # often another card of the grid covers a side
+                    if len(crops) > 1 and rng.random() < 0.7:
+                        j = int(rng.integers(len(crops)))
+                        cover = crops[j] if j != k else None
                     variants.append(play_conditions(square_crop(frame, jitter_polygon(way, rng, JITTER), side),
-                                                    rng, cv2.resize(other, (side, side)) if other is not None else None))
+                                                    rng, cover))
             emb = recogniser.classifier.classify(variants).embeddings
             embeddings.append(emb)
             labels += [label] * len(emb)

@@ -35,12 +35,12 @@ CARD_ASPECT = {"hanafuda": 54.0 / 87.0, "playing": 63.0 / 88.0}
 def card_ids_of(deck: str) -> dict[str, tuple[str, ...]]:
     """Recognition class name → the card ids it stands for (the back: none)."""
     from scorer.cards import BLANK, hanafuda_ids, playing_ids
-    from vision.synth.classes import recognition_name
+    from vision.synth.classes import class_of
 
     ids = hanafuda_ids() + (BLANK,) if deck == "hanafuda" else playing_ids(jokers=True)
     out: dict[str, tuple[str, ...]] = {}
     for cid in ids:
-        name = recognition_name(cid) if deck == "hanafuda" else cid
+        name = class_of(cid, True, deck)
         out[name] = out.get(name, ()) + (cid,)
     return out
 
