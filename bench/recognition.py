@@ -118,39 +118,36 @@ def unseen(args) -> dict:
 
 
 def real(args) -> dict:
-    import yaml
-
-    from vision.train.datasets import real_name_to_card_id
+    from vision.recognise.evaluate import image_f1
+    from vision.train.corners import corner_labels, photograph
 
     rec = Recogniser("playing", args.models)
-    root = Path(args.real)
-    names = yaml.safe_load((root / "data.yaml").read_text(encoding="utf-8"))["names"]
-    to_id = real_name_to_card_id()
+    root = Path(args.real).resolve()
     images = sorted(p for p in (root / "images" / "val").iterdir() if p.suffix.lower() in (".jpg", ".jpeg", ".png"))
     scores = {"all": [0, 0, 0, []], "sure": [0, 0, 0, []]}  # tp, fp, fn, per-image F1
-    photos = set()
+    named_by = {"card": 0, "index": 0, "index_only": 0}
     for img in images:
-        photos.add(img.name.split(".rf.")[0])
-        lab = root / "labels" / "val" / (img.stem + ".txt")
-        truth = set()
-        for line in lab.read_text().splitlines() if lab.exists() else []:
-            cid = to_id.get(names[int(line.split()[0])])
-            if cid and cid != "BACK":
-                truth.add(cid)
-        cards = [c for c in rec.recognise(cv2.imread(str(img))) if c.face_up]
+        frame = cv2.imread(str(img))
+        h, w = frame.shape[:2]
+        truth = {card for card, _ in corner_labels(root, "val", img, w, h)}
+        cards = [c for c in rec.recognise(frame) if c.face_up and c.card_ids]
+        for c in cards:
+            named_by["index_only" if c.index_only else c.named_by] += 1
         for key, chosen in (("all", cards), ("sure", [c for c in cards if not c.unsure])):
-            found = {c.card_ids[0] for c in chosen if c.card_ids}
-            inter = len(truth & found)
+            tp, fp, fn, f1 = image_f1(truth, {c.card_ids[0] for c in chosen})
             sc = scores[key]
-            sc[0], sc[1], sc[2] = sc[0] + inter, sc[1] + len(found - truth), sc[2] + len(truth - found)
-            denom = len(truth) + len(found)
-            sc[3].append(1.0 if denom == 0 else 2 * inter / denom)
-    res = {"images": len(images), "photographs": len(photos)}
+            sc[0], sc[1], sc[2] = sc[0] + tp, sc[1] + fp, sc[2] + fn
+            sc[3].append(f1)
+    photos = {photograph(p.name) for p in images}
+    res = {"images": len(images), "photographs": len(photos), "index_models": rec.index_reader is not None,
+           "face_up_cards_named_by": named_by}
     for key, (tp, fp, fn, f1s) in scores.items():
         res[key] = {"per_image_f1": float(np.mean(f1s)), "precision": tp / max(1, tp + fp), "recall": tp / max(1, tp + fn)}
         print(f"real playing-card photos (val, {len(images)} images of {len(photos)} photographs), {key} answers: "
               f"per-image F1 {res[key]['per_image_f1']:.3f}, precision {res[key]['precision']:.3f}, "
               f"recall {res[key]['recall']:.3f}")
+    print(f"face-up cards named by the whole-card classifier {named_by['card']}, by their index "
+          f"{named_by['index']}, seen only by an index {named_by['index_only']}")
     return res
 
 

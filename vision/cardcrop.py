@@ -68,3 +68,25 @@ def upright(polygon) -> np.ndarray:
     if np.linalg.norm(p[1] - p[0]) > np.linalg.norm(p[2] - p[1]):
         p = np.roll(p, -1, axis=0)
     return p
+
+
+CORNER_MARGIN = 0.15
+"""Border added around a corner-index box on every side, as a fraction of its longer side."""
+
+
+def index_square(box, margin: float = CORNER_MARGIN, angle: float = 0.0, scale: float = 1.0,
+                 shift=(0.0, 0.0)) -> np.ndarray:
+    """The square (4 × 2 px, clockwise) a corner-index crop is cut from: centred on ``box``.
+
+    ``box`` is ``(x0, y0, x1, y1)`` px; the square's side is the box's longer side plus ``margin`` of
+    it on each side, times ``scale``; it is turned by ``angle`` degrees about its centre and moved
+    by ``shift`` (fractions of its side). Training disturbs angle, scale and shift; run time uses
+    the defaults, the same square the training crops are centred on.
+    """
+    x0, y0, x1, y1 = (float(v) for v in box)
+    side = max(x1 - x0, y1 - y0) * (1.0 + 2.0 * margin) * scale
+    c = np.array([(x0 + x1) / 2, (y0 + y1) / 2]) + np.asarray(shift, np.float64) * side
+    a = np.deg2rad(angle)
+    rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+    h = side / 2
+    return np.array([[-h, -h], [h, -h], [h, h], [-h, h]]) @ rot.T + c

@@ -55,6 +55,15 @@ def collect(rec: Recogniser, frames: Sequence[np.ndarray], labels: Sequence) -> 
     return probs, truth
 
 
+def sure_threshold(conf: np.ndarray, right: np.ndarray, target: float = 0.995) -> float:
+    """The lowest confidence such that the answers at or above it are right at least ``target`` of the
+    time: the longest most-confident-first prefix that keeps that accuracy (1.0 when none does)."""
+    order = np.argsort(-np.asarray(conf))
+    cum = np.cumsum(np.asarray(right)[order]) / np.arange(1, len(order) + 1)
+    ok = np.nonzero(cum >= target)[0]
+    return float(np.asarray(conf)[order[int(ok.max())]]) if len(ok) else 1.0
+
+
 def fit(probs: np.ndarray, truth: np.ndarray, target: float = 0.995) -> dict:
     """Temperature and unsure threshold for raw ``probs`` with true classes ``truth``."""
     rows = np.arange(len(truth))
@@ -62,12 +71,7 @@ def fit(probs: np.ndarray, truth: np.ndarray, target: float = 0.995) -> dict:
     t_best = float(TEMPERATURES[int(np.argmin(nll))])
     p = temper(probs, t_best)
     conf, right = p.max(axis=1), p.argmax(axis=1) == truth
-    order = np.argsort(-conf)
-    cum = np.cumsum(right[order]) / np.arange(1, len(order) + 1)
-    ok = np.nonzero(cum >= target)[0]
-    # the largest prefix (most confident first) that keeps accuracy ≥ target
-    k = int(ok.max()) if len(ok) else -1
-    threshold = float(conf[order[k]]) if k >= 0 else 1.0
+    threshold = sure_threshold(conf, right, target)
     bins = np.linspace(0, 1, 11)
     which = np.clip(np.digitize(conf, bins) - 1, 0, 9)
     ece = float(sum(abs(right[which == b].mean() - conf[which == b].mean()) * (which == b).mean()

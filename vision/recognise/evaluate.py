@@ -92,6 +92,14 @@ def accuracy(items: Sequence[CardOutcome], min_visible: float) -> dict:
             "unsure_rate": 1 - len(sure) / n if n else None}
 
 
+def image_f1(truth: set, found: set) -> tuple[int, int, int, float]:
+    """(true positives, false positives, false negatives, F1) of the card ids ``found`` in one image
+    against its ``truth`` (F1 = 1 for an image with nothing to find and nothing found)."""
+    tp = len(truth & found)
+    denom = len(truth) + len(found)
+    return tp, len(found - truth), len(truth - found), 1.0 if denom == 0 else 2 * tp / denom
+
+
 def render_scenes(deck: str, styles: Sequence[str], seeds: Sequence[int], art_dir: str | None = None,
                   size: tuple[int, int] = (640, 640), scene=None):
     """Yield (image, labels) of rendered scenes: ``scene(seed, deck, styles, size, textures)`` (default

@@ -9,6 +9,10 @@ the model card ``README.md`` and ``manifest.json``, which the recogniser reads::
      "calibration": {"temperature": 1.0, "unsure_below": 0.9},
      "profile": {"weight": 0.8, "tau": 0.05}}
 
+Playing cards may add ``index_detector``, ``index_classifier`` (same shapes as ``detector`` and
+``classifier``) and ``index`` (their thresholds): the corner-index readers of
+:mod:`vision.recognise.corners`.
+
 The models folder is ``$FUDABA_MODELS`` when set, else ``models/`` beside the ``vision`` package
 (a source checkout or an editable install), else ``<prefix>/share/fudaba/models`` (where
 ``pip install`` puts them).
@@ -20,7 +24,7 @@ import hashlib
 import json
 import os
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 DECKS = ("hanafuda", "playing")
@@ -47,6 +51,11 @@ class Manifest:
     classifier: dict
     calibration: dict
     profile: dict
+    index_detector: dict = field(default_factory=dict)
+    """Playing cards: the corner-index detector (optional, :mod:`vision.recognise.corners`)."""
+    index_classifier: dict = field(default_factory=dict)
+    index: dict = field(default_factory=dict)
+    """Thresholds of the index readings (``min_prob``, ``card_weight``, ``unsure_below``)."""
 
     @property
     def detector_stem(self) -> Path:
@@ -70,7 +79,8 @@ def load_manifest(deck: str, models: str | Path | None = None) -> Manifest:
         raise ValueError(f"{path} is for deck {d.get('deck')!r}, not {deck!r}")
     if "detector" not in d:
         raise ValueError(f"{path} names no detector")
-    return Manifest(deck, root, d["detector"], d.get("classifier", {}), d.get("calibration", {}), d.get("profile", {}))
+    return Manifest(deck, root, d["detector"], d.get("classifier", {}), d.get("calibration", {}), d.get("profile", {}),
+                    d.get("index_detector", {}), d.get("index_classifier", {}), d.get("index", {}))
 
 
 def file_sha256(path: Path) -> str:

@@ -10,6 +10,10 @@ A card is ``unsure`` when its calibrated confidence is below the manifest's ``un
 (chosen on held-out rendered scenes so that the sure answers are right at least 99.5 % of the
 time). Plain cards are named by month (``03-plain``): they are interchangeable in play, and
 ``card_ids`` lists the ids the name stands for.
+
+Playing cards whose manifest has corner-index models are also read by their printed indices
+(:mod:`vision.recognise.corners`): that names a card even where the whole-card classifier fails
+(a deck unlike the training art) and finds cards of which only a corner shows (a fanned hand).
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ import numpy as np
 
 from vision.recognise.backends import load_network
 from vision.recognise.classifier import CardClassifier
+from vision.recognise.corners import IndexParams, IndexReader, merge
 from vision.recognise.detector import CardDetector, Detection
 from vision.recognise.geometry import gradients, outline
 from vision.recognise.manifest import Manifest, file_sha256, load_manifest
@@ -66,20 +71,26 @@ class RecognisedCard:
     detector_face_up: bool
     alternatives: tuple[tuple[str, float], ...]
     """The next most likely labels with their probabilities (up to 3)."""
+    named_by: str = "card"
+    """``card``: the whole-card classifier named it; ``index``: its printed corner index did."""
+    index_only: bool = False
+    """Only a corner index was seen (no whole card found): ``polygon`` and ``box`` are the index's."""
 
     def as_dict(self) -> dict:
         return {"label": self.label, "card_ids": list(self.card_ids), "face_up": self.face_up,
                 "polygon": [[round(x, 1), round(y, 1)] for x, y in self.polygon],
                 "box": [round(v, 1) for v in self.box], "confidence": round(self.confidence, 4),
                 "unsure": self.unsure, "detection_score": round(self.detection_score, 4),
-                "alternatives": [[n, round(p, 4)] for n, p in self.alternatives]}
+                "alternatives": [[n, round(p, 4)] for n, p in self.alternatives],
+                "named_by": self.named_by, "index_only": self.index_only}
 
 
 class Recogniser:
     """Recognises one deck's cards; load once, call per frame or per batch of frames."""
 
     def __init__(self, deck: str, models: str | Path | None = None, backends: Sequence[str] | None = None,
-                 profile: DeckProfile | str | Path | None = None, detector_size: int | None = None) -> None:
+                 profile: DeckProfile | str | Path | None = None, detector_size: int | None = None,
+                 indices: bool = True) -> None:
         self.manifest: Manifest = load_manifest(deck, models)
         m = self.manifest
         self.deck = deck
@@ -100,6 +111,14 @@ class Recogniser:
         self._back = BACK_IDS[deck]
         if self._back not in self.classifier.names:
             raise ValueError(f"the {deck} classifier has no {self._back!r} class")
+        self.index_reader: IndexReader | None = None
+        self.index_params = IndexParams.from_manifest(m.index)
+        if indices and m.index_detector and m.index_classifier:
+            idet, icls = m.index_detector, m.index_classifier
+            self.index_reader = IndexReader(
+                CardDetector(load_network(m.folder / idet["stem"], backends), idet.get("size", 320),
+                             idet.get("conf", 0.3), idet.get("iou", 0.7)),
+                CardClassifier(load_network(m.folder / icls["stem"], backends), icls["names"], icls["side"]))
         self.profile: DeckProfile | None = None
         if profile is not None:
             self.use_profile(profile)
@@ -148,18 +167,25 @@ class Recogniser:
 
     def recognise_batch(self, frames: Sequence[np.ndarray]) -> list[list[RecognisedCard]]:
         """The cards in each of ``frames`` (BGR uint8, all the same size)."""
+        cards, probs = self.whole_cards(frames)
+        if self.index_reader is None:
+            return cards
+        readings = self.index_reader.read(frames)
+        return [merge(c, p, self.classifier.names, r, self.index_reader.names, self.index_params)
+                for c, p, r in zip(cards, probs, readings, strict=True)]
+
+    def whole_cards(self, frames: Sequence[np.ndarray]) -> tuple[list[list[RecognisedCard]], list[np.ndarray]]:
+        """The cards each frame's whole-card detector and classifier find, and their probabilities."""
         dets = self.detector.detect(frames)
         polys = [self.outlines(f, d) for f, d in zip(frames, dets, strict=True)]
         crops = [c for f, ps in zip(frames, polys, strict=True) for c in self.classifier.crops(f, ps)]
         probs, _ = self.probabilities(crops)
-        out, k = [], 0
+        out, per_frame, k = [], [], 0
         for ds, ps in zip(dets, polys, strict=True):
-            cards = []
-            for d, p in zip(ds, ps, strict=True):
-                cards.append(self._card(d, p, probs[k]))
-                k += 1
-            out.append(cards)
-        return out
+            out.append([self._card(d, p, probs[k + i]) for i, (d, p) in enumerate(zip(ds, ps, strict=True))])
+            per_frame.append(probs[k:k + len(ds)])
+            k += len(ds)
+        return out, per_frame
 
     def _card(self, d: Detection, poly: np.ndarray, p: np.ndarray) -> RecognisedCard:
         order = np.argsort(-p)

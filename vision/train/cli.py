@@ -6,6 +6,9 @@
           [--patience P] [--weights PT] [--no-plots] --out runs/NAME
     train detect|obb|classify --out runs/NAME --resume [--time HOURS]
     train export runs/NAME --format onnx|openvino [--imgsz PX]
+    train corner-data --real DIR --out DIR [--side 64] [--copies 4] [--tune 0.1]
+    train ship runs/NAME --deck D [--index] [--size PX] [--models DIR]
+    train index-tune --real DIR [--models DIR] [--tune 0.1]
 
 ``--render N`` renders N synthetic scenes (scene seeds S … S+N−1, split by seed mod 10: train 0-7,
 val 8) into ``runs/NAME/data/synth`` at ``--size`` px (default: ``--imgsz`` for detect/OBB, 640 for
@@ -40,11 +43,24 @@ def _parser() -> argparse.ArgumentParser:
     e.add_argument("run", help="run directory")
     e.add_argument("--format", required=True, choices=("onnx", "openvino"))
     e.add_argument("--imgsz", type=int, help="input side (px); default: the run's --imgsz")
+    c = sub.add_parser("corner-data", help="cut the corner-index detector and classifier datasets from the real photos")
+    c.add_argument("--real", required=True, help="real playing-card dataset, e.g. ../shared/datasets/playing-real")
+    c.add_argument("--out", required=True, help="folder for detect/ and crops/, e.g. runs/corner-data")
+    c.add_argument("--side", type=int, default=64, help="classifier crop side (px)")
+    c.add_argument("--copies", type=int, default=4, help="turned and shifted crops per train corner box")
+    c.add_argument("--tune", type=float, default=0.1, help="fraction of train photographs held out as val")
+    c.add_argument("--seed", type=int, default=0, help="seed of the crop disturbances")
     sh = sub.add_parser("ship", help="copy a run's best weights and their ONNX export into models/<deck>/")
     sh.add_argument("run", help="run directory (a detect or classify run)")
     sh.add_argument("--deck", required=True, choices=("hanafuda", "playing"))
     sh.add_argument("--models", help="models folder (default: the repository's models/)")
-    sh.add_argument("--size", type=int, help="detector: long side (px) frames are scaled to (default 416)")
+    sh.add_argument("--size", type=int, help="detector: long side (px) frames are scaled to (default 416; "
+                    "index detectors: their training side)")
+    sh.add_argument("--index", action="store_true", help="a playing-card corner-index model (train corner-data)")
+    it = sub.add_parser("index-tune", help="choose the corner-index thresholds on held-out train photographs")
+    it.add_argument("--real", required=True, help="real playing-card dataset, e.g. ../shared/datasets/playing-real")
+    it.add_argument("--models", help="models folder (default: the repository's models/)")
+    it.add_argument("--tune", type=float, default=0.1, help="held-out fraction, as given to corner-data")
     return ap
 
 
@@ -195,9 +211,34 @@ def _export(args: argparse.Namespace) -> int:
 def _ship(args: argparse.Namespace) -> int:
     from vision.train import ship
 
-    entry = ship.ship(Path(args.run), args.deck, Path(args.models) if args.models else None, args.size)
+    entry = ship.ship(Path(args.run), args.deck, Path(args.models) if args.models else None, args.size, args.index)
     print(f"shipped {args.run} as {args.deck} {entry['stem']}: " + ", ".join(
         f"{k} {v}" for k, v in entry.items() if k in ("size", "side", "embedding", "sha256")))
+    return 0
+
+
+def _corner_data(args: argparse.Namespace) -> int:
+    from vision.train import corners
+
+    out = Path(args.out)
+    det = corners.detect_dataset(Path(args.real), out / "detect", args.tune)
+    crops = corners.crop_dataset(Path(args.real), out / "crops", args.side, args.copies, args.tune, args.seed)
+    print(f"corner-index detector data in {out / 'detect'}: " + "; ".join(
+        f"{s} {c['images']} images of {c['photos']} photographs, {c['boxes']} boxes" for s, c in det.items()))
+    print(f"corner-index crops in {out / 'crops'}: train {crops['train']}, val {crops['val']}")
+    return 0
+
+
+def _index_tune(args: argparse.Namespace) -> int:
+    from vision.recognise.recogniser import Recogniser
+    from vision.train import corners
+
+    rec = Recogniser("playing", args.models, backends=("onnxruntime", "openvino", "torch"))
+    result = corners.tune(rec, Path(args.real), args.tune)
+    corners.write_index(rec, result)
+    print(f"index thresholds on {result['images']} held-out train images: per-image F1 {result['per_image_f1']:.3f} "
+          f"with detector conf {result['conf']}, min_prob {result['min_prob']}, card_weight {result['card_weight']}, "
+          f"unsure below {result['unsure_below']}; written to {rec.manifest.folder / 'manifest.json'}")
     return 0
 
 
@@ -215,6 +256,10 @@ def main(argv: list[str] | None = None) -> int:
             return _export(args)
         if args.command == "ship":
             return _ship(args)
+        if args.command == "corner-data":
+            return _corner_data(args)
+        if args.command == "index-tune":
+            return _index_tune(args)
         args.task = args.command
         return _train(args, argv)
     except (ValueError, OSError) as e:

@@ -17,6 +17,8 @@ from vision.recognise.manifest import file_sha256
 from vision.train import recipe, record
 
 ROLES = {"detect": "detector", "classify": "classifier"}
+"""Default role of a run by its task; playing cards also have ``index_detector`` and ``index_classifier``."""
+INDEX_ROLES = {"detect": "index_detector", "classify": "index_classifier"}
 REPO_MODELS = Path(__file__).resolve().parents[2] / "models"
 """Where ``ship`` writes by default: the repository's ``models/``."""
 DETECTOR_SIZE = 416
@@ -56,14 +58,15 @@ def add_embedding_output(path: Path) -> int:
     return int(width)
 
 
-def ship(run_dir: Path, deck: str, out: Path | None = None, size: int | None = None) -> dict:
-    """Ship ``run_dir``'s best weights for ``deck``; returns the manifest entry written."""
+def ship(run_dir: Path, deck: str, out: Path | None = None, size: int | None = None, index: bool = False) -> dict:
+    """Ship ``run_dir``'s best weights for ``deck`` (``index``: as a corner-index model); returns the
+    manifest entry written."""
     run_dir = run_dir.resolve()
     config = record.read_config(run_dir)
     task = config["recipe"]["task"]
     if task not in ROLES:
         raise ValueError(f"{run_dir} is a {task} run; ship detect or classify runs")
-    role = ROLES[task]
+    role = (INDEX_ROLES if index else ROLES)[task]
     folder = (out or REPO_MODELS) / deck
     folder.mkdir(parents=True, exist_ok=True)
     best = recipe.best_weights(run_dir)
@@ -76,19 +79,21 @@ def ship(run_dir: Path, deck: str, out: Path | None = None, size: int | None = N
     names = [model.names[i] for i in sorted(model.names)]
     source = {"run": run_dir.name, "argv": config.get("command", {}).get("argv"),
               "git": (config.get("git") or {}).get("commit")}
-    if role == "classifier":
+    if task == "classify":
         width = add_embedding_output(onnx_path)
         synth = (config.get("dataset") or {}).get("synth") or {}
         styles = list((synth.get("spec") or {}).get("styles") or ())
         entry = {"stem": role, "side": imgsz, "names": names, "embedding": width, "sha256": file_sha256(onnx_path),
                  "styles": styles, "source": source}
     else:
-        entry = {"stem": role, "size": size or DETECTOR_SIZE, "names": names, "conf": 0.3, "iou": 0.7,
-                 "trained_at": imgsz, "source": source}
+        entry = {"stem": role, "size": size or (imgsz if index else DETECTOR_SIZE), "names": names, "conf": 0.3,
+                 "iou": 0.7, "trained_at": imgsz, "source": source}
     manifest_path = folder / "manifest.json"
     manifest = json.loads(manifest_path.read_text(encoding="utf-8")) if manifest_path.is_file() else {"deck": deck}
     manifest[role] = entry
     if role == "classifier":
         manifest.pop("calibration", None)  # a new classifier needs a new calibration
+    if index:
+        manifest.pop("index", None)  # new index models need new thresholds (train index-tune)
     manifest_path.write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
     return entry

@@ -1,0 +1,131 @@
+"""Corner indices: the squares they are cut from, the datasets cut from the real photos, and how their
+readings name cards (merge with the whole-card recognition). No network runs here."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+yaml = pytest.importorskip("yaml")
+cv2 = pytest.importorskip("cv2")
+
+from vision.cardcrop import index_square  # noqa: E402
+from vision.recognise.corners import IndexParams, IndexReading, combine, merge, owner  # noqa: E402
+from vision.recognise.recogniser import RecognisedCard  # noqa: E402
+from vision.train import corners  # noqa: E402
+
+REAL_NAMES = ("10C", "AS", "BACK", "BLACK JOKER", "QH")
+IDS = ("10C", "AS", "JOKER-BLACK", "QH")
+
+
+def test_index_square_is_centred_on_the_box_with_its_margin():
+    sq = index_square((10, 20, 30, 60))
+    assert np.allclose(sq.mean(axis=0), (20, 40))
+    assert np.isclose(np.linalg.norm(sq[1] - sq[0]), 40 * 1.3)
+    turned = index_square((10, 20, 30, 60), angle=30, scale=1.1, shift=(0.1, 0))
+    assert np.isclose(np.linalg.norm(turned[1] - turned[0]), 40 * 1.3 * 1.1)
+    assert np.allclose(turned.mean(axis=0), (20 + 0.1 * 40 * 1.3 * 1.1, 40))
+
+
+def fake_real(root: Path) -> Path:
+    """Four decodable 64 × 64 images: three copies of photo IMG_1, one of WIN_2; corner boxes and a back."""
+    (root / "images" / "train").mkdir(parents=True)
+    (root / "labels" / "train").mkdir(parents=True)
+    (root / "data.yaml").write_text(yaml.safe_dump({"path": ".", "train": "images/train", "val": "images/val",
+                                                    "nc": len(REAL_NAMES), "names": list(REAL_NAMES)}))
+    labels = {"IMG_1_jpg.rf.a": "0 0.5 0.5 0.2 0.1\n3 0.1 0.2 0.1 0.1\n", "IMG_1_jpg.rf.b": "1 0.9 0.5 0.2 0.4\n",
+              "IMG_1_jpg.rf.c": "", "WIN_2_jpg.rf.d": "2 0.5 0.5 0.5 0.5\n4 0.3 0.3 0.1 0.1\n"}
+    rng = np.random.default_rng(0)
+    for stem, text in labels.items():
+        cv2.imwrite(str(root / "images" / "train" / f"{stem}.jpg"), rng.integers(0, 255, (64, 64, 3), np.uint8))
+        (root / "labels" / "train" / f"{stem}.txt").write_text(text)
+    return root
+
+
+def test_held_out_photographs_keep_all_their_copies_together():
+    assert corners.photograph("IMG_1_jpg.rf.abc.jpg") == "IMG_1_jpg"
+    assert corners.is_tune("x", 1.0) and not corners.is_tune("x", 0.0)
+    held = [p for p in (f"photo{i}" for i in range(400)) if corners.is_tune(p, 0.1)]
+    assert 20 < len(held) < 60 and held == [p for p in (f"photo{i}" for i in range(400)) if corners.is_tune(p, 0.1)]
+
+
+@pytest.mark.parametrize("tune", [0.0, 1.0])
+def test_detector_dataset_has_one_class_and_no_backs(tmp_path, tune):
+    real = fake_real(tmp_path / "real")
+    counts = corners.detect_dataset(real, tmp_path / "det", tune)
+    split = "val" if tune else "train"
+    assert counts[split] == {"images": 4, "boxes": 4, "photos": 2}
+    doc = yaml.safe_load((tmp_path / "det" / "data.yaml").read_text())
+    assert doc["names"] == {0: "index"} and Path(doc["path"]).is_absolute()
+    lines = (tmp_path / "det" / "labels" / split / "WIN_2_jpg.rf.d.txt").read_text().splitlines()
+    assert lines == ["0 0.300000 0.300000 0.100000 0.100000"]  # the BACK box is gone
+    assert (tmp_path / "det" / "images" / split / "IMG_1_jpg.rf.a.jpg").is_symlink()
+
+
+def test_crop_dataset_cuts_each_train_box_several_times_and_names_it_by_card(tmp_path):
+    real = fake_real(tmp_path / "real")
+    counts = corners.crop_dataset(real, tmp_path / "crops", side=32, copies=3, tune=0.0)
+    assert counts == {"train": 12, "val": 0}
+    assert len(list((tmp_path / "crops" / "train" / "JOKER-BLACK").glob("*.png"))) == 3
+    assert all((tmp_path / "crops" / "val" / c).is_dir() for c in IDS)
+    assert cv2.imread(str(next((tmp_path / "crops" / "train" / "QH").glob("*.png")))).shape == (32, 32, 3)
+
+
+def test_a_malformed_label_is_named_with_its_file_and_line(tmp_path):
+    real = fake_real(tmp_path / "real")
+    (real / "labels" / "train" / "WIN_2_jpg.rf.d.txt").write_text("4 0.3 0.3 0.1 0.1\n9 0.5 0.5 0.1 0.1\n")
+    with pytest.raises(ValueError, match=r"WIN_2_jpg\.rf\.d\.txt:2"):
+        corners.detect_dataset(real, tmp_path / "det")
+
+
+def card(label: str, poly, conf: float = 0.6) -> RecognisedCard:
+    xs, ys = [p[0] for p in poly], [p[1] for p in poly]
+    return RecognisedCard(label=label, card_ids=() if label == "BACK" else (label,), face_up=label != "BACK",
+                          polygon=tuple(map(tuple, poly)), box=(min(xs), min(ys), max(xs), max(ys)), confidence=conf,
+                          unsure=False, detection_score=0.9, detector_face_up=True, alternatives=())
+
+
+def reading(box, label: str, p: float = 0.9) -> IndexReading:
+    probs = np.full(len(IDS), (1 - p) / (len(IDS) - 1))
+    probs[IDS.index(label)] = p
+    return IndexReading(tuple(float(v) for v in box), 0.8, probs)
+
+
+CARD_NAMES = ("10C", "AS", "BACK", "JOKER-BLACK", "QH")
+LEFT = [(0, 0), (63, 0), (63, 88), (0, 88)]
+RIGHT = [(40, 0), (103, 0), (103, 88), (40, 88)]
+
+
+def test_an_index_inside_a_card_names_it_and_loose_indices_become_cards():
+    cards = [card("AS", LEFT), card("BACK", [(200, 0), (263, 0), (263, 88), (200, 88)])]
+    probs = [np.eye(5)[1], np.eye(5)[2]]
+    readings = [reading((2, 2, 12, 20), "QH"), reading((202, 2, 212, 20), "10C"),
+                reading((300, 300, 310, 318), "JOKER-BLACK"), reading((400, 300, 410, 318), "JOKER-BLACK", 0.7),
+                reading((500, 500, 510, 518), "10C", 0.3)]
+    out = merge(cards, probs, CARD_NAMES, readings, IDS, IndexParams(min_prob=0.5, card_weight=0.0, unsure_below=0.8))
+    assert [(c.label, c.face_up, c.named_by, c.index_only) for c in out] == [
+        ("QH", True, "index", False), ("10C", True, "index", False), ("JOKER-BLACK", True, "index", True)]
+    assert out[0].polygon == cards[0].polygon and out[2].box == (300, 300, 310, 318)
+    assert out[2].confidence > 0.9 and not out[2].unsure  # two readings agree
+    assert out[0].alternatives[0][0] != "QH"
+
+
+def test_without_readings_the_cards_stay_as_the_classifier_named_them():
+    cards = [card("AS", LEFT)]
+    assert merge(cards, [np.eye(5)[1]], CARD_NAMES, [], IDS, IndexParams()) == cards
+
+
+def test_card_weight_lets_the_whole_card_classifier_overrule_a_weak_index():
+    weak = [reading((2, 2, 12, 20), "QH", 0.55)]
+    sure_as = np.array([0.01, 0.97, 0.01, 0.005, 0.005])
+    assert combine(weak, IDS).argmax() == IDS.index("QH")
+    assert combine(weak, IDS, sure_as, CARD_NAMES, 1.0).argmax() == IDS.index("AS")
+
+
+def test_an_index_in_overlapping_cards_belongs_to_the_card_whose_corner_it_is_in():
+    polys = [np.array(LEFT), np.array(RIGHT)]
+    assert owner(reading((42, 2, 52, 20), "QH"), polys) == 1  # top-left corner of the right card
+    assert owner(reading((50, 68, 61, 86), "QH"), polys) == 0  # bottom-right corner of the left card
+    assert owner(reading((150, 150, 160, 160), "QH"), polys) is None

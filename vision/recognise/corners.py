@@ -1,0 +1,160 @@
+"""Playing cards by their printed corner index (rank over suit), as a player reads a fanned hand.
+
+Two more networks, trained on the real photographs (:mod:`vision.train.corners`): a one-class
+detector of corner indices and a classifier of square crops around each index
+(:func:`vision.cardcrop.index_square`, read at any angle). Their readings are merged with the
+whole-card recognition (:func:`merge`):
+
+- a reading whose centre lies inside a whole card's outline belongs to that card (to the card
+  with a corner nearest to it, when outlines overlap: an index sits in a corner); a card with
+  readings is named from them — the product of the readings' probabilities, times the whole-card
+  classifier's probabilities raised to ``card_weight`` (0: the index alone decides);
+- the remaining readings name cards seen only by a corner (``index_only``): readings with the
+  same card id are one card, outlined by the index box.
+
+``min_prob`` drops readings the classifier is unsure of (a pip or a picture taken for an index);
+``unsure_below`` is the confidence under which an index-named card is marked unsure. All three
+come from ``train index-tune`` on held-out train photographs and live in the manifest's ``index``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+import cv2
+import numpy as np
+
+from vision.cardcrop import index_square, square_crop
+from vision.recognise.classifier import CardClassifier
+from vision.recognise.detector import CardDetector
+
+
+@dataclass(frozen=True, slots=True)
+class IndexParams:
+    """How index readings are trusted (see the module docstring)."""
+
+    min_prob: float = 0.5
+    card_weight: float = 0.0
+    unsure_below: float = 0.9
+
+    @classmethod
+    def from_manifest(cls, index: dict) -> IndexParams:
+        return cls(**{k: float(index[k]) for k in ("min_prob", "card_weight", "unsure_below") if k in index})
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class IndexReading:
+    """One corner index found and read in a frame."""
+
+    box: tuple[float, float, float, float]
+    """x0, y0, x1, y1 (frame px) of the index."""
+    score: float
+    """Detector confidence."""
+    probs: np.ndarray
+    """Classifier probabilities over the index classifier's names (card ids)."""
+
+    @property
+    def centre(self) -> tuple[float, float]:
+        return ((self.box[0] + self.box[2]) / 2, (self.box[1] + self.box[3]) / 2)
+
+
+class IndexReader:
+    """Finds and reads the corner indices in frames."""
+
+    def __init__(self, detector: CardDetector, classifier: CardClassifier) -> None:
+        self.detector = detector
+        self.classifier = classifier
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return self.classifier.names
+
+    def read(self, frames: Sequence[np.ndarray]) -> list[list[IndexReading]]:
+        """The corner indices of each frame, each with its class probabilities."""
+        dets = self.detector.detect(frames)
+        side = self.classifier.side
+        crops = [square_crop(f, index_square(d.box), side) for f, ds in zip(frames, dets, strict=True) for d in ds]
+        probs = self.classifier.classify(crops).probs if crops else np.zeros((0, len(self.names)))
+        out, k = [], 0
+        for ds in dets:
+            out.append([IndexReading(d.box, d.score, probs[k + i]) for i, d in enumerate(ds)])
+            k += len(ds)
+        return out
+
+
+def owner(reading: IndexReading, polygons: Sequence[np.ndarray]) -> int | None:
+    """Index of the outline ``reading`` belongs to: among those containing its centre, the one with
+    a corner nearest to it relative to the card's size; None when no outline contains it."""
+    c = reading.centre
+    best, best_d = None, np.inf
+    for i, poly in enumerate(polygons):
+        p = np.asarray(poly, np.float32).reshape(-1, 1, 2)
+        if cv2.pointPolygonTest(p, c, False) < 0:
+            continue
+        q = p.reshape(-1, 2)
+        size = float(np.linalg.norm(q[2] - q[0]))
+        d = float(np.min(np.linalg.norm(q - np.float32(c), axis=1))) / max(size, 1e-6)
+        if d < best_d:
+            best, best_d = i, d
+    return best
+
+
+def combine(readings: Sequence[IndexReading], index_names: Sequence[str], card_probs: np.ndarray | None = None,
+            card_names: Sequence[str] | None = None, card_weight: float = 0.0) -> np.ndarray:
+    """Probabilities over ``index_names`` from several readings of one card (and its whole-card classification)."""
+    logp = np.sum([np.log(np.clip(r.probs, 1e-9, 1.0)) for r in readings], axis=0)
+    if card_probs is not None and card_weight > 0 and card_names is not None:
+        where = {n: i for i, n in enumerate(card_names)}
+        cp = np.array([card_probs[where[n]] if n in where else 1e-9 for n in index_names])
+        logp = logp + card_weight * np.log(np.clip(cp, 1e-9, 1.0))
+    logp = logp - logp.max()
+    p = np.exp(logp)
+    return p / p.sum()
+
+
+def merge(cards: list, card_probs: Sequence[np.ndarray], card_names: Sequence[str], readings: Sequence[IndexReading],
+          index_names: Sequence[str], params: IndexParams) -> list:
+    """``cards`` (``RecognisedCard``) named again from their index readings, plus cards seen only by an index."""
+    kept = [r for r in readings if float(r.probs.max()) >= params.min_prob]
+    polys = [np.asarray(c.polygon) for c in cards]
+    mine: dict[int, list[IndexReading]] = {}
+    loose: dict[str, list[IndexReading]] = {}
+    for r in kept:
+        i = owner(r, polys)
+        if i is None:
+            loose.setdefault(index_names[int(r.probs.argmax())], []).append(r)
+        else:
+            mine.setdefault(i, []).append(r)
+    out = []
+    for i, card in enumerate(cards):
+        rs = mine.get(i)
+        if not rs:
+            out.append(card)
+            continue
+        p = combine(rs, index_names, card_probs[i], card_names, params.card_weight)
+        out.append(_named(card, p, index_names, params))
+    for label, rs in loose.items():
+        p = combine(rs, index_names)
+        card = _loose_card(label, max(rs, key=lambda r: r.score))
+        out.append(_named(card, p, index_names, params))
+    return out
+
+
+def _loose_card(label: str, reading: IndexReading):
+    """A card seen only by its index: outlined by the index box (named by :func:`_named`)."""
+    from vision.recognise.recogniser import RecognisedCard  # the recogniser imports this module
+
+    x0, y0, x1, y1 = reading.box
+    return RecognisedCard(label=label, card_ids=(label,), face_up=True, polygon=((x0, y0), (x1, y0), (x1, y1), (x0, y1)),
+                          box=reading.box, confidence=0.0, unsure=True, detection_score=reading.score,
+                          detector_face_up=True, alternatives=(), named_by="index", index_only=True)
+
+
+def _named(card, p: np.ndarray, index_names: Sequence[str], params: IndexParams):
+    order = np.argsort(-p)
+    label = index_names[int(order[0])]
+    conf = float(p[order[0]])
+    return replace(card, label=label, card_ids=(label,), face_up=True, confidence=conf,
+                   unsure=conf < params.unsure_below, named_by="index",
+                   alternatives=tuple((index_names[int(i)], float(p[i])) for i in order[1:4]))

@@ -1,0 +1,212 @@
+"""Corner-index datasets from the real playing-card photographs (``shared/datasets/playing-real``).
+
+The real photos label the printed corner indices (rank over suit, one box per visible corner),
+which is also all a player sees of a card in a fanned hand. Two datasets are cut from their train
+split, for two networks the playing-card recogniser runs on top of the whole-card ones:
+
+- ``detect/``: a one-class detector dataset (``index``): every corner box of a card (jokers
+  included; the ``BACK`` boxes, which are whole backs, left out). Images are symlinks to the
+  photos; labels are rewritten with class 0.
+- ``crops/``: a classifier dataset, ``train/<card id>/*.png``: each corner box cut as a square
+  (:func:`vision.cardcrop.index_square`), ``copies`` times with a random turn (any angle: an index
+  is read at whatever angle the card lies), a scale and a shift like a detector's error.
+
+Both hold out the same photographs (``tune`` fraction, chosen by a hash of the photograph's name,
+so every augmented copy of a photograph is on the same side) as their ``val`` split, for model
+selection and thresholds; the dataset's own val split is never read here: it is kept for
+measuring (bench/recognition.py).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+
+import cv2
+import numpy as np
+import yaml
+
+from vision.cardcrop import index_square, square_crop
+from vision.train.datasets import IMAGE_SUFFIXES, read_names, real_name_to_card_id
+
+INDEX_NAMES = ("index",)
+"""Class names of the corner-index detector."""
+BACK_NAME = "BACK"
+"""The real dataset's class of whole card backs (not a corner index)."""
+
+
+def photograph(image_name: str) -> str:
+    """The photograph an image was made from: its file name before Roboflow's ``.rf.`` suffix."""
+    return image_name.split(".rf.")[0]
+
+
+def is_tune(photo: str, fraction: float) -> bool:
+    """Whether ``photo`` is held out for tuning (stable: a hash of its name, not a random draw)."""
+    h = int(hashlib.sha1(photo.encode("utf-8")).hexdigest()[:8], 16)
+    return h / 0xFFFFFFFF < fraction
+
+
+def corner_labels(real_dir: Path, split: str, image: Path, width: int, height: int) -> list[tuple[str, tuple]]:
+    """``(card id, (x0, y0, x1, y1) px)`` of each corner box of ``image`` (backs left out).
+
+    Raises ValueError naming the file and line of a malformed label or an unknown class.
+    """
+    names = read_names(real_dir / "data.yaml")
+    to_id = real_name_to_card_id()
+    lab = real_dir / "labels" / split / f"{image.stem}.txt"
+    out = []
+    for n, line in enumerate(lab.read_text(encoding="utf-8").splitlines() if lab.is_file() else [], 1):
+        parts = line.split()
+        if not parts:
+            continue
+        try:
+            cls = int(parts[0])
+            cx, cy, w, h = (float(v) for v in parts[1:5])
+            name = names[cls]
+        except (ValueError, IndexError) as e:
+            raise ValueError(f"{lab}:{n}: not a YOLO box line ({line!r})") from e
+        if name == BACK_NAME:
+            continue
+        card = to_id.get(name)
+        if card is None:
+            raise ValueError(f"{lab}:{n}: class {name!r} is not in scorer/data/playing.csv")
+        out.append((card, ((cx - w / 2) * width, (cy - h / 2) * height, (cx + w / 2) * width, (cy + h / 2) * height)))
+    return out
+
+
+def _images(real_dir: Path, split: str = "train") -> list[Path]:
+    folder = real_dir / "images" / split
+    if not folder.is_dir():
+        raise ValueError(f"{folder}: no such folder (expected a dataset like shared/datasets/playing-real)")
+    return sorted(p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+
+
+def detect_dataset(real_dir: Path, out: Path, tune: float = 0.1) -> dict:
+    """Write the one-class corner-index detector dataset into ``out``; returns counts per split."""
+    real_dir = real_dir.resolve()
+    out = out.resolve()
+    counts = {s: {"images": 0, "boxes": 0, "photos": set()} for s in ("train", "val")}
+    for img in _images(real_dir):
+        photo = photograph(img.name)
+        split = "val" if is_tune(photo, tune) else "train"
+        (out / "images" / split).mkdir(parents=True, exist_ok=True)
+        (out / "labels" / split).mkdir(parents=True, exist_ok=True)
+        link = out / "images" / split / img.name
+        if not link.is_symlink():
+            os.symlink(img, link)
+        frame = cv2.imread(str(img), cv2.IMREAD_COLOR)
+        if frame is None:
+            raise ValueError(f"{img}: not an image")
+        h, w = frame.shape[:2]
+        lines = []
+        for _, (x0, y0, x1, y1) in corner_labels(real_dir, "train", img, w, h):
+            x0, y0, x1, y1 = max(0.0, x0), max(0.0, y0), min(float(w), x1), min(float(h), y1)
+            lines.append(f"0 {(x0 + x1) / 2 / w:.6f} {(y0 + y1) / 2 / h:.6f} {(x1 - x0) / w:.6f} {(y1 - y0) / h:.6f}\n")
+        (out / "labels" / split / f"{img.stem}.txt").write_text("".join(lines), encoding="utf-8")
+        c = counts[split]
+        c["images"] += 1
+        c["boxes"] += len(lines)
+        c["photos"].add(photo)
+    doc = {"path": str(out), "train": "images/train", "val": "images/val", "nc": 1, "names": dict(enumerate(INDEX_NAMES))}
+    (out / "data.yaml").write_text(
+        f"# corner indices of the real playing-card photos' train split ({real_dir}); val: held-out photographs\n"
+        + yaml.safe_dump(doc, sort_keys=False), encoding="utf-8")
+    return {s: {**c, "photos": len(c["photos"])} for s, c in counts.items()}
+
+
+def crop_dataset(real_dir: Path, out: Path, side: int = 64, copies: int = 4, tune: float = 0.1,
+                 seed: int = 0) -> dict:
+    """Write the corner-index classifier dataset into ``out/{train,val}/<card id>/``; returns counts.
+
+    Train boxes are cut ``copies`` times, turned by a uniform random angle, scaled by N(1, 0.08) and
+    shifted by N(0, 0.05) of the square's side; held-out (val) boxes once, as run time cuts them.
+    Every card id of ``scorer/data/playing.csv`` gets a folder in both splits.
+    """
+    real_dir = real_dir.resolve()
+    rng = np.random.default_rng(seed)
+    cards = sorted(set(real_name_to_card_id().values()) - {BACK_NAME})
+    for split in ("train", "val"):
+        for card in cards:
+            (out / split / card).mkdir(parents=True, exist_ok=True)
+    counts = {"train": 0, "val": 0}
+    for img in _images(real_dir):
+        split = "val" if is_tune(photograph(img.name), tune) else "train"
+        frame = cv2.imread(str(img), cv2.IMREAD_COLOR)
+        if frame is None:
+            raise ValueError(f"{img}: not an image")
+        h, w = frame.shape[:2]
+        for k, (card, box) in enumerate(corner_labels(real_dir, "train", img, w, h)):
+            if split == "val":
+                squares = [index_square(box)]
+            else:
+                squares = [index_square(box, angle=rng.uniform(0, 360), scale=rng.normal(1.0, 0.08),
+                                        shift=rng.normal(0.0, 0.05, 2)) for _ in range(copies)]
+            for j, sq in enumerate(squares):
+                cv2.imwrite(str(out / split / card / f"{img.stem}_{k}_{j}.png"), square_crop(frame, sq, side),
+                            [cv2.IMWRITE_PNG_COMPRESSION, 1])
+                counts[split] += 1
+    return counts
+
+
+CONF_GRID = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6)
+MIN_PROB_GRID = (0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
+CARD_WEIGHT_GRID = (0.0, 0.5, 1.0)
+
+
+def tune(rec, real_dir: Path, fraction: float = 0.1, target: float = 0.995) -> dict:
+    """Index thresholds that maximise the mean per-image F1 over the held-out train photographs.
+
+    Every held-out image is recognised once (index detector at the lowest ``CONF_GRID`` value), then
+    each combination of detector confidence, ``min_prob`` and ``card_weight`` re-merges the same
+    readings; ``unsure_below`` is then the :func:`~vision.recognise.calibrate.sure_threshold` of the
+    index-named cards' confidences at ``target`` precision.
+    """
+    from vision.recognise.calibrate import sure_threshold
+    from vision.recognise.corners import IndexParams, merge
+    from vision.recognise.evaluate import image_f1
+
+    if rec.index_reader is None:
+        raise ValueError(f"{rec.manifest.folder}: no index_detector/index_classifier to tune (train ship --index)")
+    real_dir = real_dir.resolve()
+    rec.index_reader.detector.conf = min(CONF_GRID)
+    cases = []
+    for img in _images(real_dir):
+        if not is_tune(photograph(img.name), fraction):
+            continue
+        frame = cv2.imread(str(img), cv2.IMREAD_COLOR)
+        h, w = frame.shape[:2]
+        truth = {card for card, _ in corner_labels(real_dir, "train", img, w, h)}
+        cards, probs = rec.whole_cards([frame])
+        cases.append((truth, cards[0], probs[0], rec.index_reader.read([frame])[0]))
+    if not cases:
+        raise ValueError(f"no held-out photographs at fraction {fraction} in {real_dir}")
+
+    def run(conf: float, params: IndexParams) -> tuple[float, list]:
+        f1s, named = [], []
+        for truth, cards, probs, readings in cases:
+            merged = merge(cards, probs, rec.classifier.names, [r for r in readings if r.score >= conf],
+                           rec.index_reader.names, params)
+            up = [c for c in merged if c.face_up and c.card_ids]
+            f1s.append(image_f1(truth, {c.card_ids[0] for c in up})[3])
+            named += [(c.confidence, c.card_ids[0] in truth) for c in up if c.named_by == "index"]
+        return float(np.mean(f1s)), named
+
+    best = max(((run(c, IndexParams(m, w))[0], c, m, w) for c in CONF_GRID for m in MIN_PROB_GRID
+                for w in CARD_WEIGHT_GRID), key=lambda t: t[0])
+    f1, conf, min_prob, weight = best
+    _, named = run(conf, IndexParams(min_prob, weight))
+    unsure = sure_threshold(np.array([c for c, _ in named]), np.array([r for _, r in named]), target) if named else 1.0
+    return {"conf": conf, "min_prob": min_prob, "card_weight": weight, "unsure_below": round(unsure, 4),
+            "target": target, "per_image_f1": round(f1, 4), "images": len(cases), "fraction": fraction}
+
+
+def write_index(rec, result: dict) -> None:
+    """Store the tuned thresholds in the recogniser's manifest (``index``; the detector's ``conf`` too)."""
+    import json
+
+    path = rec.manifest.folder / "manifest.json"
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    doc["index_detector"]["conf"] = result["conf"]
+    doc["index"] = {k: v for k, v in result.items() if k != "conf"}
+    path.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
