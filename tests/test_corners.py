@@ -129,3 +129,21 @@ def test_an_index_in_overlapping_cards_belongs_to_the_card_whose_corner_it_is_in
     assert owner(reading((42, 2, 52, 20), "QH"), polys) == 1  # top-left corner of the right card
     assert owner(reading((50, 68, 61, 86), "QH"), polys) == 0  # bottom-right corner of the left card
     assert owner(reading((150, 150, 160, 160), "QH"), polys) is None
+
+
+def test_the_index_box_of_a_face_is_the_ink_in_its_corner():
+    face = np.full((100, 70, 3), 240, np.uint8)
+    face[5:25, 4:14] = 0  # the index
+    face[40:60, 30:40] = 0  # a pip outside the region
+    assert corners.art_index_box(face, (0, 0, 0.3, 0.3)) == (3.0, 4.0, 15.0, 26.0)  # a pixel of margin around the ink
+    with pytest.raises(ValueError, match="no index ink"):
+        corners.art_index_box(np.full((100, 70, 3), 240, np.uint8), (0, 0, 0.3, 0.3))
+
+
+def test_art_crops_cover_both_corners_of_every_card_of_a_shipped_style(tmp_path):
+    n = corners.art_crops(("knoll",), tmp_path, side=32, copies=1)
+    assert n == 52 * 2
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        c for c in corners.real_name_to_card_id().values() if c not in ("BACK", "JOKER-BLACK", "JOKER-RED"))
+    with pytest.raises(ValueError, match="no playing art style 'nosuch'"):
+        corners.art_crops(("nosuch",), tmp_path / "y", copies=1)

@@ -78,7 +78,8 @@ def _recognise(args: argparse.Namespace) -> int:
             mark = "?" if c.unsure else " "
             centre = tuple(round(sum(v) / 4) for v in zip(*c.polygon, strict=True))
             alt = f"  (or {c.alternatives[0][0]} {c.alternatives[0][1]:.2f})" if c.unsure and c.alternatives else ""
-            print(f"  {mark} {c.label:<16} {c.confidence:5.2f}  at {centre}{alt}")
+            how = "  by its corner index only" if c.index_only else ("  by its index" if c.named_by == "index" else "")
+            print(f"  {mark} {c.label:<16} {c.confidence:5.2f}  at {centre}{how}{alt}")
     return 0
 
 

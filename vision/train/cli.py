@@ -6,7 +6,7 @@
           [--patience P] [--weights PT] [--no-plots] --out runs/NAME
     train detect|obb|classify --out runs/NAME --resume [--time HOURS]
     train export runs/NAME --format onnx|openvino [--imgsz PX]
-    train corner-data --real DIR --out DIR [--side 64] [--copies 4] [--tune 0.1]
+    train corner-data --real DIR --out DIR [--side 64] [--copies 4] [--tune 0.1] [--art jumbo,knoll]
     train ship runs/NAME --deck D [--index] [--size PX] [--models DIR]
     train index-tune --real DIR [--models DIR] [--tune 0.1]
 
@@ -50,6 +50,8 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--copies", type=int, default=4, help="turned and shifted crops per train corner box")
     c.add_argument("--tune", type=float, default=0.1, help="fraction of train photographs held out as val")
     c.add_argument("--seed", type=int, default=0, help="seed of the crop disturbances")
+    c.add_argument("--art", help="also cut index crops from these shipped styles' faces, e.g. jumbo,knoll")
+    c.add_argument("--art-copies", type=int, default=10, help="crops per corner of each art face")
     sh = sub.add_parser("ship", help="copy a run's best weights and their ONNX export into models/<deck>/")
     sh.add_argument("run", help="run directory (a detect or classify run)")
     sh.add_argument("--deck", required=True, choices=("hanafuda", "playing"))
@@ -226,6 +228,10 @@ def _corner_data(args: argparse.Namespace) -> int:
     print(f"corner-index detector data in {out / 'detect'}: " + "; ".join(
         f"{s} {c['images']} images of {c['photos']} photographs, {c['boxes']} boxes" for s, c in det.items()))
     print(f"corner-index crops in {out / 'crops'}: train {crops['train']}, val {crops['val']}")
+    if args.art:
+        styles = tuple(s.strip() for s in args.art.split(",") if s.strip())
+        n = corners.art_crops(styles, out / "crops" / "train", args.side, args.art_copies, args.seed)
+        print(f"index crops from the art of {', '.join(styles)}: {n} more in {out / 'crops' / 'train'}")
     return 0
 
 

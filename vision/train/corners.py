@@ -210,3 +210,72 @@ def write_index(rec, result: dict) -> None:
     doc["index_detector"]["conf"] = result["conf"]
     doc["index"] = {k: v for k, v in result.items() if k != "conf"}
     path.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
+
+
+INDEX_REGION = {"jumbo": (0.0, 0.0, 0.28, 0.34), "knoll": (0.0, 0.0, 0.17, 0.24)}
+"""Where each shipped playing-card style prints its top-left index, as fractions of the face
+(x0, y0, x1, y1); the index box is the ink found inside it (:func:`art_index_box`)."""
+
+
+def art_index_box(face: np.ndarray, region: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
+    """The bounding box (px) of the ink inside ``region`` of a BGR(A) face: pixels at least 60 levels
+    away, in some channel, from the region's median colour (the card's paper)."""
+    h, w = face.shape[:2]
+    x0, y0, x1, y1 = (int(round(v)) for v in (region[0] * w, region[1] * h, region[2] * w, region[3] * h))
+    patch = face[y0:y1, x0:x1, :3].astype(np.int16)
+    paper = np.median(patch.reshape(-1, 3), axis=0)
+    ink = (np.abs(patch - paper) >= 60).any(axis=2)
+    ink[: max(1, int(0.01 * h))] = False  # the printed border line, if any
+    ink[:, : max(1, int(0.01 * w))] = False
+    ys, xs = np.nonzero(ink)
+    if not len(xs):
+        raise ValueError("no index ink in the region")
+    return (x0 + xs.min() - 1.0, y0 + ys.min() - 1.0, x0 + xs.max() + 2.0, y0 + ys.max() + 2.0)
+
+
+def art_crops(styles: tuple[str, ...], out_train: Path, side: int = 64, copies: int = 10, seed: int = 0,
+              art_dir: str | None = None) -> int:
+    """Write ``copies`` disturbed index crops per corner of each card face (jokers and backs left out)
+    of ``styles`` into ``out_train/<card id>/``; returns the number written.
+
+    A face is laid on a random table colour, its index square cut at a random angle, scale and
+    shift (as :func:`crop_dataset`), then lit (gain 0.6-1.3, offset ±30), blurred (σ ≤ 1.2 px),
+    noised (σ ≤ 8 levels) and JPEG-compressed (quality 40-95) like a webcam frame.
+    """
+    from vision.synth.artset import find_style, load_face
+
+    rng = np.random.default_rng(seed)
+    cards = set(real_name_to_card_id().values()) - {BACK_NAME, "JOKER-BLACK", "JOKER-RED"}
+    n = 0
+    for name in styles:
+        style = find_style("playing", name, art_dir)
+        region = INDEX_REGION.get(name)
+        if region is None:
+            raise ValueError(f"no index region known for playing style {name!r} ({', '.join(INDEX_REGION)})")
+        for card in (c for c in style.ids if c in cards):
+            face = load_face(style.path(card), 480)
+            for turn, img in enumerate((face, face[::-1, ::-1])):
+                box = art_index_box(img, region)
+                h, w = img.shape[:2]
+                pad = int(0.3 * h)
+                canvas = np.empty((h + 2 * pad, w + 2 * pad, 3), np.uint8)
+                for j in range(copies):
+                    canvas[:] = rng.integers(0, 256, 3, dtype=np.uint8)
+                    alpha = img[..., 3:4].astype(np.float32) / 255.0
+                    area = canvas[pad:pad + h, pad:pad + w]
+                    area[:] = (img[..., :3] * alpha + area * (1 - alpha)).astype(np.uint8)
+                    b = (box[0] + pad, box[1] + pad, box[2] + pad, box[3] + pad)
+                    sq = index_square(b, angle=rng.uniform(0, 360), scale=rng.normal(1.0, 0.08),
+                                      shift=rng.normal(0.0, 0.05, 2))
+                    crop = square_crop(canvas, sq, side).astype(np.float32)
+                    crop = crop * rng.uniform(0.6, 1.3) + rng.uniform(-30, 30)
+                    sigma = rng.uniform(0, 1.2)
+                    if sigma > 0.3:
+                        crop = cv2.GaussianBlur(crop, (0, 0), sigma)
+                    crop = np.clip(crop + rng.normal(0, rng.uniform(0, 8), crop.shape), 0, 255).astype(np.uint8)
+                    ok, enc = cv2.imencode(".jpg", crop, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(40, 96))])
+                    folder = out_train / card
+                    folder.mkdir(parents=True, exist_ok=True)
+                    cv2.imwrite(str(folder / f"art_{name}_{card}_{turn}_{j}.png"), cv2.imdecode(enc, cv2.IMREAD_COLOR))
+                    n += 1
+    return n
