@@ -147,3 +147,23 @@ def test_art_crops_cover_both_corners_of_every_card_of_a_shipped_style(tmp_path)
         c for c in corners.real_name_to_card_id().values() if c not in ("BACK", "JOKER-BLACK", "JOKER-RED"))
     with pytest.raises(ValueError, match="no playing art style 'nosuch'"):
         corners.art_crops(("nosuch",), tmp_path / "y", copies=1)
+
+
+def test_turned_views_of_an_index_are_averaged():
+    from types import SimpleNamespace
+
+    from vision.recognise.corners import IndexReader
+
+    class Upright:
+        """Says 'AS' for a crop whose marked pixel is top-left, '10C' otherwise."""
+
+        names = ("10C", "AS")
+
+        def classify(self, crops):
+            return SimpleNamespace(probs=np.array([[0.0, 1.0] if c[0, 0, 0] else [1.0, 0.0] for c in crops]))
+
+    crop = np.zeros((4, 4, 3), np.uint8)
+    crop[0, 0] = 255
+    assert np.allclose(IndexReader(None, Upright(), turns=1).probabilities([crop]), [[0.0, 1.0]])
+    assert np.allclose(IndexReader(None, Upright(), turns=4).probabilities([crop, crop]), [[0.75, 0.25]] * 2)
+    assert IndexReader(None, Upright(), turns=4).probabilities([]).shape == (0, 2)

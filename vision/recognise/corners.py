@@ -37,10 +37,13 @@ class IndexParams:
     min_prob: float = 0.5
     card_weight: float = 0.0
     unsure_below: float = 0.9
+    turns: int = 1
+    """Views per index crop (:attr:`IndexReader.turns`)."""
 
     @classmethod
     def from_manifest(cls, index: dict) -> IndexParams:
-        return cls(**{k: float(index[k]) for k in ("min_prob", "card_weight", "unsure_below") if k in index})
+        kw = {k: float(index[k]) for k in ("min_prob", "card_weight", "unsure_below") if k in index}
+        return cls(**kw, turns=int(index.get("turns", 1)))
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -62,9 +65,12 @@ class IndexReading:
 class IndexReader:
     """Finds and reads the corner indices in frames."""
 
-    def __init__(self, detector: CardDetector, classifier: CardClassifier) -> None:
+    def __init__(self, detector: CardDetector, classifier: CardClassifier, turns: int = 1) -> None:
         self.detector = detector
         self.classifier = classifier
+        self.turns = turns
+        """Each crop is also classified turned by 90°, 180° … (``turns`` views in all) and the
+        probabilities averaged; 1: once as cut."""
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -75,12 +81,20 @@ class IndexReader:
         dets = self.detector.detect(frames)
         side = self.classifier.side
         crops = [square_crop(f, index_square(d.box), side) for f, ds in zip(frames, dets, strict=True) for d in ds]
-        probs = self.classifier.classify(crops).probs if crops else np.zeros((0, len(self.names)))
+        probs = self.probabilities(crops)
         out, k = [], 0
         for ds in dets:
             out.append([IndexReading(d.box, d.score, probs[k + i]) for i, d in enumerate(ds)])
             k += len(ds)
         return out
+
+
+    def probabilities(self, crops: Sequence[np.ndarray]) -> np.ndarray:
+        """Class probabilities of index crops, averaged over :attr:`turns` quarter-turned views."""
+        if not crops:
+            return np.zeros((0, len(self.names)))
+        views = [np.ascontiguousarray(np.rot90(c, k)) for k in range(self.turns) for c in crops]
+        return self.classifier.classify(views).probs.reshape(self.turns, len(crops), -1).mean(axis=0)
 
 
 def owner(reading: IndexReading, polygons: Sequence[np.ndarray]) -> int | None:

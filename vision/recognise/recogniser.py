@@ -118,7 +118,8 @@ class Recogniser:
             self.index_reader = IndexReader(
                 CardDetector(load_network(m.folder / idet["stem"], backends), idet.get("size", 320),
                              idet.get("conf", 0.3), idet.get("iou", 0.7)),
-                CardClassifier(load_network(m.folder / icls["stem"], backends), icls["names"], icls["side"]))
+                CardClassifier(load_network(m.folder / icls["stem"], backends), icls["names"], icls["side"]),
+                self.index_params.turns)
         self.profile: DeckProfile | None = None
         if profile is not None:
             self.use_profile(profile)
