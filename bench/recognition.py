@@ -13,8 +13,9 @@ Sections (each can be skipped; figures are printed and written to ``--json``):
 - ``real``: the playing-card models on the real photographs' val split (``--real``): per-image
   card-identity F1 — a card is in an image's truth if any of its corner labels is, and found if the
   recogniser names it face up.
-- ``speed``: one 1280×720 top-down frame with 20 cards, recognised ``--repeats`` times after a warm-up,
-  with every installed backend (ONNX Runtime, OpenVINO, PyTorch); medians in ms.
+- ``speed``: one 1280×720 top-down frame with 20 cards per deck (hanafuda in ``mantia``, playing cards
+  in ``knoll``, with their corner-index reader when shipped), recognised ``--repeats`` times after a
+  warm-up, with every installed backend (ONNX Runtime, OpenVINO, PyTorch); medians in ms.
 
     python bench/recognition.py [--scenes 200] [--frames 40] [--cross runs/x-mantia=classic ...]
         [--art-dir ../shared/assets] [--real ../shared/datasets/playing-real]
@@ -151,22 +152,30 @@ def real(args) -> dict:
     return res
 
 
+SPEED_STYLES = {"hanafuda": "mantia", "playing": "knoll"}
+
+
 def speed(args) -> dict:
+    return {deck: speed_of(args, deck, style) for deck, style in SPEED_STYLES.items()}
+
+
+def speed_of(args, deck: str, style_name: str) -> dict:
     from vision.synth.artset import find_style
     from vision.synth.scene import render
 
-    style = {"mantia": find_style("hanafuda", "mantia")}
+    style = {style_name: find_style(deck, style_name)}
     seed = args.seed + 3
     while True:  # the first top-down table with at least 20 cards at least half in view
-        r = render(topdown_scene(seed, "hanafuda", ("mantia",), n_cards=48), style)
+        r = render(topdown_scene(seed, deck, (style_name,), n_cards=48), style)
         in_view = sum(c.visible >= 0.5 for c in r.labels.cards)
         if in_view >= 20:
             break
         seed += 10
     frame = r.image
-    out = {"frame": [1280, 720], "seed": seed, "cards_in_scene": len(r.labels.cards), "cards_half_in_view": in_view}
+    out = {"frame": [1280, 720], "style": style_name, "seed": seed, "cards_in_scene": len(r.labels.cards),
+           "cards_half_in_view": in_view}
     for backend in available_backends():
-        rec = Recogniser("hanafuda", args.models, (backend,))
+        rec = Recogniser(deck, args.models, (backend,))
         for _ in range(3):
             cards = rec.recognise(frame)
         times = []
@@ -174,7 +183,7 @@ def speed(args) -> dict:
             t = time.perf_counter()
             rec.recognise(frame)
             times.append((time.perf_counter() - t) * 1000)
-        # the stages apart: detector, outlines, classifier
+        # the stages apart: detector, outlines, classifier, corner indices
         t = time.perf_counter()
         dets = rec.detector.detect([frame])[0]
         t_det = time.perf_counter()
@@ -182,12 +191,18 @@ def speed(args) -> dict:
         t_geo = time.perf_counter()
         rec.classifier.classify(rec.classifier.crops(frame, polys))
         t_cls = time.perf_counter()
-        out[backend] = {"both_ways": rec.classifier.both_ways, "median_ms": round(statistics.median(times), 1), "min_ms": round(min(times), 1),
-                        "cards_found": len(cards), "detector_ms": round((t_det - t) * 1000, 1),
-                        "outline_ms": round((t_geo - t_det) * 1000, 1), "classifier_ms": round((t_cls - t_geo) * 1000, 1)}
-        print(f"speed {backend}: median {out[backend]['median_ms']} ms per 1280x720 frame "
+        if rec.index_reader is not None:
+            rec.index_reader.read([frame])
+        t_idx = time.perf_counter()
+        out[backend] = {"both_ways": rec.classifier.both_ways, "median_ms": round(statistics.median(times), 1),
+                        "min_ms": round(min(times), 1), "cards_found": len(cards),
+                        "detector_ms": round((t_det - t) * 1000, 1), "outline_ms": round((t_geo - t_det) * 1000, 1),
+                        "classifier_ms": round((t_cls - t_geo) * 1000, 1),
+                        "index_ms": round((t_idx - t_cls) * 1000, 1) if rec.index_reader is not None else None}
+        idx = f", corner indices {out[backend]['index_ms']} ms" if rec.index_reader is not None else ""
+        print(f"speed {deck} {backend}: median {out[backend]['median_ms']} ms per 1280x720 frame "
               f"({len(cards)} cards found; detector {out[backend]['detector_ms']} ms, "
-              f"outlines {out[backend]['outline_ms']} ms, classifier {out[backend]['classifier_ms']} ms)")
+              f"outlines {out[backend]['outline_ms']} ms, classifier {out[backend]['classifier_ms']} ms{idx})")
     return out
 
 

@@ -167,3 +167,13 @@ def test_turned_views_of_an_index_are_averaged():
     assert np.allclose(IndexReader(None, Upright(), turns=1).probabilities([crop]), [[0.0, 1.0]])
     assert np.allclose(IndexReader(None, Upright(), turns=4).probabilities([crop, crop]), [[0.75, 0.25]] * 2)
     assert IndexReader(None, Upright(), turns=4).probabilities([]).shape == (0, 2)
+
+
+def test_a_readable_card_without_an_index_reading_is_dropped_when_its_name_is_doubtful():
+    big = card("AS", [(0, 0), (126, 0), (126, 176), (0, 176)], conf=0.6)  # index ≈ 35 px, 17 px at scale 0.5
+    params = IndexParams(unread_min=0.9)
+    assert merge([big], [np.eye(5)[1]], CARD_NAMES, [], IDS, params, scale=0.5) == []
+    assert merge([big], [np.eye(5)[1]], CARD_NAMES, [], IDS, params, scale=0.25) == [big]  # too small to read
+    assert merge([big], [np.eye(5)[1]], CARD_NAMES, [], IDS, IndexParams(unread_min=0.5), scale=0.5) == [big]
+    back = card("BACK", [(0, 0), (126, 0), (126, 176), (0, 176)], conf=0.6)
+    assert merge([back], [np.eye(5)[2]], CARD_NAMES, [], IDS, params, scale=0.5) == [back]

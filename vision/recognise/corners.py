@@ -29,6 +29,11 @@ from vision.cardcrop import index_square, square_crop
 from vision.recognise.classifier import CardClassifier
 from vision.recognise.detector import CardDetector
 
+MIN_INDEX_PX = 12.0
+"""Index height (px, at the index detector's input scale) above which an index should be found;
+a card's index is taken as :data:`INDEX_FRACTION` of its long side."""
+INDEX_FRACTION = 0.2
+
 
 @dataclass(frozen=True, slots=True)
 class IndexParams:
@@ -39,10 +44,13 @@ class IndexParams:
     unsure_below: float = 0.9
     turns: int = 1
     """Views per index crop (:attr:`IndexReader.turns`)."""
+    unread_min: float = 0.0
+    """A whole card big enough for its index to be read (:data:`MIN_INDEX_PX`) but with no reading is
+    kept only when the whole-card classifier is at least this confident (0: always kept)."""
 
     @classmethod
     def from_manifest(cls, index: dict) -> IndexParams:
-        kw = {k: float(index[k]) for k in ("min_prob", "card_weight", "unsure_below") if k in index}
+        kw = {k: float(index[k]) for k in ("min_prob", "card_weight", "unsure_below", "unread_min") if k in index}
         return cls(**kw, turns=int(index.get("turns", 1)))
 
 
@@ -89,6 +97,10 @@ class IndexReader:
         return out
 
 
+    def scale(self, frame: np.ndarray) -> float:
+        """Index-detector input pixels per frame pixel."""
+        return self.detector.size / max(frame.shape[:2])
+
     def probabilities(self, crops: Sequence[np.ndarray]) -> np.ndarray:
         """Class probabilities of index crops, averaged over :attr:`turns` quarter-turned views."""
         if not crops:
@@ -127,9 +139,20 @@ def combine(readings: Sequence[IndexReading], index_names: Sequence[str], card_p
     return p / p.sum()
 
 
+def readable(polygon, scale: float) -> bool:
+    """Whether a card outlined by ``polygon`` (frame px) shows its index big enough to be found at ``scale``."""
+    q = np.asarray(polygon, np.float64).reshape(4, 2)
+    long_side = max(float(np.linalg.norm(q[1] - q[0])), float(np.linalg.norm(q[2] - q[1])))
+    return INDEX_FRACTION * long_side * scale >= MIN_INDEX_PX
+
+
 def merge(cards: list, card_probs: Sequence[np.ndarray], card_names: Sequence[str], readings: Sequence[IndexReading],
-          index_names: Sequence[str], params: IndexParams) -> list:
-    """``cards`` (``RecognisedCard``) named again from their index readings, plus cards seen only by an index."""
+          index_names: Sequence[str], params: IndexParams, scale: float = 0.0) -> list:
+    """``cards`` (``RecognisedCard``) named again from their index readings, plus cards seen only by an index.
+
+    A face-up card with no reading is dropped when it is :func:`readable` at ``scale`` (the index
+    detector's input scale; 0: never) and its confidence is below ``params.unread_min``.
+    """
     kept = [r for r in readings if float(r.probs.max()) >= params.min_prob]
     polys = [np.asarray(c.polygon) for c in cards]
     mine: dict[int, list[IndexReading]] = {}
@@ -144,7 +167,8 @@ def merge(cards: list, card_probs: Sequence[np.ndarray], card_names: Sequence[st
     for i, card in enumerate(cards):
         rs = mine.get(i)
         if not rs:
-            out.append(card)
+            if not (card.face_up and card.confidence < params.unread_min and readable(card.polygon, scale)):
+                out.append(card)
             continue
         p = combine(rs, index_names, card_probs[i], card_names, params.card_weight)
         out.append(_named(card, p, index_names, params))

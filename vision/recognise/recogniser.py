@@ -172,7 +172,8 @@ class Recogniser:
         if self.index_reader is None:
             return cards
         readings = self.index_reader.read(frames)
-        return [merge(c, p, self.classifier.names, r, self.index_reader.names, self.index_params)
+        scale = self.index_reader.scale(frames[0]) if frames else 0.0
+        return [merge(c, p, self.classifier.names, r, self.index_reader.names, self.index_params, scale)
                 for c, p, r in zip(cards, probs, readings, strict=True)]
 
     def whole_cards(self, frames: Sequence[np.ndarray]) -> tuple[list[list[RecognisedCard]], list[np.ndarray]]:

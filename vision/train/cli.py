@@ -244,7 +244,7 @@ def _index_tune(args: argparse.Namespace) -> int:
     corners.write_index(rec, result)
     print(f"index thresholds on {result['images']} held-out train images: per-image F1 {result['per_image_f1']:.3f} "
           f"with detector conf {result['conf']}, min_prob {result['min_prob']}, card_weight {result['card_weight']}, "
-          f"{result['turns']} view(s) per index, "
+          f"{result['turns']} view(s) per index, unread cards kept from confidence {result['unread_min']}, "
           f"unsure below {result['unsure_below']}; written to {rec.manifest.folder / 'manifest.json'}")
     return 0
 

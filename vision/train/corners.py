@@ -149,8 +149,9 @@ def crop_dataset(real_dir: Path, out: Path, side: int = 64, copies: int = 4, tun
     return counts
 
 
-CONF_GRID = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6)
-MIN_PROB_GRID = (0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
+CONF_GRID = (0.05, 0.1, 0.2, 0.3, 0.4, 0.5)
+MIN_PROB_GRID = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8)
+UNREAD_MIN_GRID = (0.0, 0.5, 0.8, 0.9, 0.95, 0.99, 1.01)
 CARD_WEIGHT_GRID = (0.0, 0.5, 1.0)
 TURNS_GRID = (1, 4)
 
@@ -160,7 +161,7 @@ def tune(rec, real_dir: Path, fraction: float = 0.1, target: float = 0.995) -> d
 
     Every held-out image is recognised once per ``TURNS_GRID`` value (index detector at the lowest
     ``CONF_GRID`` value), then each combination of detector confidence, ``min_prob``, ``card_weight``
-    and turns re-merges the same readings; ``unsure_below`` is then the :func:`~vision.recognise.calibrate.sure_threshold` of the
+    turns and ``unread_min`` re-merges the same readings; ``unsure_below`` is then the :func:`~vision.recognise.calibrate.sure_threshold` of the
     index-named cards' confidences at ``target`` precision.
     """
     from vision.recognise.calibrate import sure_threshold
@@ -179,31 +180,33 @@ def tune(rec, real_dir: Path, fraction: float = 0.1, target: float = 0.995) -> d
         h, w = frame.shape[:2]
         truth = {card for card, _ in corner_labels(real_dir, "train", img, w, h)}
         cards, probs = rec.whole_cards([frame])
+        scale = rec.index_reader.scale(frame)
         readings = {}
         for turns in TURNS_GRID:
             rec.index_reader.turns = turns
             readings[turns] = rec.index_reader.read([frame])[0]
-        cases.append((truth, cards[0], probs[0], readings))
+        cases.append((truth, cards[0], probs[0], readings, scale))
     if not cases:
         raise ValueError(f"no held-out photographs at fraction {fraction} in {real_dir}")
 
     def run(conf: float, params: IndexParams) -> tuple[float, list]:
         f1s, named = [], []
-        for truth, cards, probs, readings in cases:
+        for truth, cards, probs, readings, scale in cases:
             merged = merge(cards, probs, rec.classifier.names, [r for r in readings[params.turns] if r.score >= conf],
-                           rec.index_reader.names, params)
+                           rec.index_reader.names, params, scale)
             up = [c for c in merged if c.face_up and c.card_ids]
             f1s.append(image_f1(truth, {c.card_ids[0] for c in up})[3])
             named += [(c.confidence, c.card_ids[0] in truth) for c in up if c.named_by == "index"]
         return float(np.mean(f1s)), named
 
-    grid = [(c, IndexParams(m, w, turns=t)) for c in CONF_GRID for m in MIN_PROB_GRID for w in CARD_WEIGHT_GRID
-            for t in TURNS_GRID]
+    grid = [(c, IndexParams(m, w, turns=t, unread_min=u)) for c in CONF_GRID for m in MIN_PROB_GRID
+            for w in CARD_WEIGHT_GRID for t in TURNS_GRID for u in UNREAD_MIN_GRID]
     f1, conf, params = max(((run(c, p)[0], c, p) for c, p in grid), key=lambda x: x[0])
     _, named = run(conf, params)
     unsure = sure_threshold(np.array([c for c, _ in named]), np.array([r for _, r in named]), target) if named else 1.0
     rec.index_reader.turns = params.turns
     return {"conf": conf, "min_prob": params.min_prob, "card_weight": params.card_weight, "turns": params.turns,
+            "unread_min": params.unread_min,
             "unsure_below": round(unsure, 4), "target": target, "per_image_f1": round(f1, 4), "images": len(cases),
             "fraction": fraction}
 
