@@ -171,9 +171,12 @@ def test_turned_views_of_an_index_are_averaged():
 
 def test_a_readable_card_without_an_index_reading_is_dropped_when_its_name_is_doubtful():
     big = card("AS", [(0, 0), (126, 0), (126, 176), (0, 176)], conf=0.6)  # index ≈ 35 px, 17 px at scale 0.5
-    params = IndexParams(unread_min=0.9)
-    assert merge([big], [np.eye(5)[1]], CARD_NAMES, [], IDS, params, scale=0.5) == []
-    assert merge([big], [np.eye(5)[1]], CARD_NAMES, [], IDS, params, scale=0.25) == [big]  # too small to read
-    assert merge([big], [np.eye(5)[1]], CARD_NAMES, [], IDS, IndexParams(unread_min=0.5), scale=0.5) == [big]
+    elsewhere = [reading((300, 300, 310, 318), "QH")]  # indices are read in this frame
+    params = IndexParams(unread_min=0.9, readable_px=12)
+    probs = [np.eye(5)[1]]
+    assert [c.label for c in merge([big], probs, CARD_NAMES, elsewhere, IDS, params, scale=0.5)] == ["QH"]
+    assert merge([big], probs, CARD_NAMES, [], IDS, params, scale=0.5) == [big]  # no index read anywhere
+    assert merge([big], probs, CARD_NAMES, elsewhere, IDS, params, scale=0.25)[0] == big  # too small to read
+    assert merge([big], probs, CARD_NAMES, elsewhere, IDS, IndexParams(unread_min=0.5), scale=0.5)[0] == big
     back = card("BACK", [(0, 0), (126, 0), (126, 176), (0, 176)], conf=0.6)
-    assert merge([back], [np.eye(5)[2]], CARD_NAMES, [], IDS, params, scale=0.5) == [back]
+    assert merge([back], [np.eye(5)[2]], CARD_NAMES, elsewhere, IDS, params, scale=0.5)[0] == back

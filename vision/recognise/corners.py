@@ -29,10 +29,8 @@ from vision.cardcrop import index_square, square_crop
 from vision.recognise.classifier import CardClassifier
 from vision.recognise.detector import CardDetector
 
-MIN_INDEX_PX = 12.0
-"""Index height (px, at the index detector's input scale) above which an index should be found;
-a card's index is taken as :data:`INDEX_FRACTION` of its long side."""
 INDEX_FRACTION = 0.2
+"""A card's index is taken to be this fraction of its long side tall."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,12 +43,16 @@ class IndexParams:
     turns: int = 1
     """Views per index crop (:attr:`IndexReader.turns`)."""
     unread_min: float = 0.0
-    """A whole card big enough for its index to be read (:data:`MIN_INDEX_PX`) but with no reading is
-    kept only when the whole-card classifier is at least this confident (0: always kept)."""
+    """In a frame where indices were read, a whole card big enough for its index to be read
+    (``readable_px``) but with no reading is kept only when the whole-card classifier is at least
+    this confident (0: always kept)."""
+    readable_px: float = 12.0
+    """Index height (px at the index detector's input) from which a card's index counts as readable."""
 
     @classmethod
     def from_manifest(cls, index: dict) -> IndexParams:
-        kw = {k: float(index[k]) for k in ("min_prob", "card_weight", "unsure_below", "unread_min") if k in index}
+        kw = {k: float(index[k]) for k in ("min_prob", "card_weight", "unsure_below", "unread_min", "readable_px")
+              if k in index}
         return cls(**kw, turns=int(index.get("turns", 1)))
 
 
@@ -139,19 +141,21 @@ def combine(readings: Sequence[IndexReading], index_names: Sequence[str], card_p
     return p / p.sum()
 
 
-def readable(polygon, scale: float) -> bool:
-    """Whether a card outlined by ``polygon`` (frame px) shows its index big enough to be found at ``scale``."""
+def readable(polygon, scale: float, min_px: float) -> bool:
+    """Whether a card outlined by ``polygon`` (frame px) shows an index at least ``min_px`` tall at ``scale``."""
     q = np.asarray(polygon, np.float64).reshape(4, 2)
     long_side = max(float(np.linalg.norm(q[1] - q[0])), float(np.linalg.norm(q[2] - q[1])))
-    return INDEX_FRACTION * long_side * scale >= MIN_INDEX_PX
+    return INDEX_FRACTION * long_side * scale >= min_px
 
 
 def merge(cards: list, card_probs: Sequence[np.ndarray], card_names: Sequence[str], readings: Sequence[IndexReading],
           index_names: Sequence[str], params: IndexParams, scale: float = 0.0) -> list:
     """``cards`` (``RecognisedCard``) named again from their index readings, plus cards seen only by an index.
 
-    A face-up card with no reading is dropped when it is :func:`readable` at ``scale`` (the index
-    detector's input scale; 0: never) and its confidence is below ``params.unread_min``.
+    When the frame has readings (its indices are big enough for the index detector: a close-up,
+    not a whole table seen from above), a face-up card with none is dropped when it is
+    :func:`readable` at ``scale`` (the index detector's input scale; 0: never) and its confidence is
+    below ``params.unread_min``: the whole-card path's guess that the reader did not confirm.
     """
     kept = [r for r in readings if float(r.probs.max()) >= params.min_prob]
     polys = [np.asarray(c.polygon) for c in cards]
@@ -167,7 +171,8 @@ def merge(cards: list, card_probs: Sequence[np.ndarray], card_names: Sequence[st
     for i, card in enumerate(cards):
         rs = mine.get(i)
         if not rs:
-            if not (card.face_up and card.confidence < params.unread_min and readable(card.polygon, scale)):
+            if not (kept and card.face_up and card.confidence < params.unread_min
+                    and readable(card.polygon, scale, params.readable_px)):
                 out.append(card)
             continue
         p = combine(rs, index_names, card_probs[i], card_names, params.card_weight)

@@ -30,6 +30,8 @@ from pathlib import Path
 
 from vision.synth.classes import SCHEMES
 
+NO_ULTRALYTICS = ("corner-data", "index-tune")
+"""Commands that cut data or tune thresholds with the shipped ONNX models: no training environment needed."""
 TASKS = {"detect": "a detector (axis-aligned boxes)", "obb": "a detector of oriented boxes",
          "classify": "a classifier of rectified crops"}
 
@@ -244,7 +246,8 @@ def _index_tune(args: argparse.Namespace) -> int:
     corners.write_index(rec, result)
     print(f"index thresholds on {result['images']} held-out train images: per-image F1 {result['per_image_f1']:.3f} "
           f"with detector conf {result['conf']}, min_prob {result['min_prob']}, card_weight {result['card_weight']}, "
-          f"{result['turns']} view(s) per index, unread cards kept from confidence {result['unread_min']}, "
+          f"{result['turns']} view(s) per index, unread cards kept from confidence {result['unread_min']} "
+          f"(readable from {result['readable_px']} px), "
           f"unsure below {result['unsure_below']}; written to {rec.manifest.folder / 'manifest.json'}")
     return 0
 
@@ -254,7 +257,7 @@ def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     args = _parser().parse_args(argv)
     # find_spec, not import: ultralytics must first be imported by vision.train.offline, offline.
-    if importlib.util.find_spec("ultralytics") is None:
+    if args.command not in NO_ULTRALYTICS and importlib.util.find_spec("ultralytics") is None:
         print("training needs ultralytics and torch: pip install 'fudaba[train]' into its own virtual "
               "environment (see docs/training.md)", file=sys.stderr)
         return 2

@@ -151,7 +151,8 @@ def crop_dataset(real_dir: Path, out: Path, side: int = 64, copies: int = 4, tun
 
 CONF_GRID = (0.05, 0.1, 0.2, 0.3, 0.4, 0.5)
 MIN_PROB_GRID = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8)
-UNREAD_MIN_GRID = (0.0, 0.5, 0.8, 0.9, 0.95, 0.99, 1.01)
+UNREAD_MIN_GRID = (0.0, 0.8, 0.95, 1.01)
+READABLE_PX_GRID = (0.0, 6.0, 12.0)
 CARD_WEIGHT_GRID = (0.0, 0.5, 1.0)
 TURNS_GRID = (1, 4)
 
@@ -161,7 +162,7 @@ def tune(rec, real_dir: Path, fraction: float = 0.1, target: float = 0.995) -> d
 
     Every held-out image is recognised once per ``TURNS_GRID`` value (index detector at the lowest
     ``CONF_GRID`` value), then each combination of detector confidence, ``min_prob``, ``card_weight``
-    turns and ``unread_min`` re-merges the same readings; ``unsure_below`` is then the :func:`~vision.recognise.calibrate.sure_threshold` of the
+    turns, ``unread_min`` and ``readable_px`` re-merges the same readings; ``unsure_below`` is then the :func:`~vision.recognise.calibrate.sure_threshold` of the
     index-named cards' confidences at ``target`` precision.
     """
     from vision.recognise.calibrate import sure_threshold
@@ -199,14 +200,14 @@ def tune(rec, real_dir: Path, fraction: float = 0.1, target: float = 0.995) -> d
             named += [(c.confidence, c.card_ids[0] in truth) for c in up if c.named_by == "index"]
         return float(np.mean(f1s)), named
 
-    grid = [(c, IndexParams(m, w, turns=t, unread_min=u)) for c in CONF_GRID for m in MIN_PROB_GRID
-            for w in CARD_WEIGHT_GRID for t in TURNS_GRID for u in UNREAD_MIN_GRID]
+    grid = [(c, IndexParams(m, w, turns=t, unread_min=u, readable_px=px)) for c in CONF_GRID for m in MIN_PROB_GRID
+            for w in CARD_WEIGHT_GRID for t in TURNS_GRID for u in UNREAD_MIN_GRID for px in READABLE_PX_GRID]
     f1, conf, params = max(((run(c, p)[0], c, p) for c, p in grid), key=lambda x: x[0])
     _, named = run(conf, params)
     unsure = sure_threshold(np.array([c for c, _ in named]), np.array([r for _, r in named]), target) if named else 1.0
     rec.index_reader.turns = params.turns
     return {"conf": conf, "min_prob": params.min_prob, "card_weight": params.card_weight, "turns": params.turns,
-            "unread_min": params.unread_min,
+            "unread_min": params.unread_min, "readable_px": params.readable_px,
             "unsure_below": round(unsure, 4), "target": target, "per_image_f1": round(f1, 4), "images": len(cases),
             "fraction": fraction}
 
