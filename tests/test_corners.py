@@ -13,7 +13,7 @@ cv2 = pytest.importorskip("cv2")
 
 from vision.cardcrop import index_square  # noqa: E402
 from vision.recognise.corners import IndexParams, IndexReading, combine, merge, owner  # noqa: E402
-from vision.recognise.recogniser import RecognisedCard  # noqa: E402
+from vision.recognise.recogniser import RecognisedCard, Recogniser  # noqa: E402
 from vision.train import corners  # noqa: E402
 
 REAL_NAMES = ("10C", "AS", "BACK", "BLACK JOKER", "QH")
@@ -171,12 +171,34 @@ def test_turned_views_of_an_index_are_averaged():
 
 def test_a_readable_card_without_an_index_reading_is_dropped_when_its_name_is_doubtful():
     big = card("AS", [(0, 0), (126, 0), (126, 176), (0, 176)], conf=0.6)  # index ≈ 35 px, 17 px at scale 0.5
-    elsewhere = [reading((300, 300, 310, 318), "QH")]  # indices are read in this frame
+    read = card("KS", [(300, 0), (426, 0), (426, 176), (300, 176)], conf=0.6)
+    inside = [reading((302, 2, 320, 30), "QH")]  # the other card's index is read: a close-up
     params = IndexParams(unread_min=0.9, readable_px=12)
-    probs = [np.eye(5)[1]]
-    assert [c.label for c in merge([big], probs, CARD_NAMES, elsewhere, IDS, params, scale=0.5)] == ["QH"]
-    assert merge([big], probs, CARD_NAMES, [], IDS, params, scale=0.5) == [big]  # no index read anywhere
-    assert merge([big], probs, CARD_NAMES, elsewhere, IDS, params, scale=0.25)[0] == big  # too small to read
-    assert merge([big], probs, CARD_NAMES, elsewhere, IDS, IndexParams(unread_min=0.5), scale=0.5)[0] == big
+    probs = [np.eye(5)[1], np.eye(5)[1]]
+    assert [c.label for c in merge([big, read], probs, CARD_NAMES, inside, IDS, params, scale=0.5)] == ["QH"]
+    assert merge([big, read], probs, CARD_NAMES, [], IDS, params, scale=0.5) == [big, read]  # nothing read
+    assert merge([big, read], probs, CARD_NAMES, inside, IDS, params, scale=0.25)[0] == big  # too small to read
+    assert merge([big, read], probs, CARD_NAMES, inside, IDS, IndexParams(unread_min=0.5), scale=0.5)[0] == big
     back = card("BACK", [(0, 0), (126, 0), (126, 176), (0, 176)], conf=0.6)
-    assert merge([back], [np.eye(5)[2]], CARD_NAMES, elsewhere, IDS, params, scale=0.5)[0] == back
+    assert merge([back, read], [np.eye(5)[2], np.eye(5)[1]], CARD_NAMES, inside, IDS, params, scale=0.5)[0] == back
+
+
+REAL_PHOTOS = Path(__file__).resolve().parent / "data" / "playing-real"
+
+
+def test_shipped_playing_models_read_real_photographs_by_their_corner_indices():
+    """Three val photographs of playing-real (CC BY 4.0, see tests/data/playing-real/ATTRIBUTION.md)."""
+    from vision.recognise.evaluate import image_f1
+
+    rec = Recogniser("playing", backends=("onnxruntime",))
+    assert rec.index_reader is not None and rec.index_reader.names[:2] == ("10C", "10D")
+    f1s, by_index = [], 0
+    for img in corners._images(REAL_PHOTOS, "val"):
+        frame = cv2.imread(str(img))
+        h, w = frame.shape[:2]
+        truth = {c for c, _ in corners.corner_labels(REAL_PHOTOS, "val", img, w, h)}
+        cards = [c for c in rec.recognise(frame) if c.face_up and c.card_ids]
+        f1s.append(image_f1(truth, {c.card_ids[0] for c in cards})[3])
+        by_index += sum(c.named_by == "index" for c in cards)
+    assert len(f1s) == 3 and by_index >= 10
+    assert np.mean(f1s) >= 0.8, f1s

@@ -19,7 +19,7 @@ Playing cards whose manifest has corner-index models are also read by their prin
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -173,7 +173,9 @@ class Recogniser:
             return cards
         readings = self.index_reader.read(frames)
         scale = self.index_reader.scale(frames[0]) if frames else 0.0
-        return [merge(c, p, self.classifier.names, r, self.index_reader.names, self.index_params, scale)
+        # with the user's own deck enrolled, the whole-card names need no index to confirm them
+        params = self.index_params if self.profile is None else replace(self.index_params, unread_min=0.0)
+        return [merge(c, p, self.classifier.names, r, self.index_reader.names, params, scale)
                 for c, p, r in zip(cards, probs, readings, strict=True)]
 
     def whole_cards(self, frames: Sequence[np.ndarray]) -> tuple[list[list[RecognisedCard]], list[np.ndarray]]:
