@@ -48,10 +48,15 @@ class IndexParams:
     this confident (0: always kept)."""
     readable_px: float = 12.0
     """Index height (px at the index detector's input) from which a card's index counts as readable."""
+    close_px: float = 0.0
+    """Unconfirmed cards are doubted only in a close-up: a frame whose kept readings have a median
+    size (long side, px at the index detector's input) of at least this. Index boxes of close-up
+    photographs measure about 49 px there (5 % under 19), those of rendered tables 12-16 px."""
 
     @classmethod
     def from_manifest(cls, index: dict) -> IndexParams:
-        kw = {k: float(index[k]) for k in ("min_prob", "card_weight", "unsure_below", "unread_min", "readable_px")
+        kw = {k: float(index[k]) for k in ("min_prob", "card_weight", "unsure_below", "unread_min", "readable_px",
+                                                   "close_px")
               if k in index}
         return cls(**kw, turns=int(index.get("turns", 1)))
 
@@ -152,13 +157,15 @@ def merge(cards: list, card_probs: Sequence[np.ndarray], card_names: Sequence[st
           index_names: Sequence[str], params: IndexParams, scale: float = 0.0) -> list:
     """``cards`` (``RecognisedCard``) named again from their index readings, plus cards seen only by an index.
 
-    When the frame has readings (its indices are big enough for the index detector: a close-up,
-    not a whole table seen from above), a face-up card with none is dropped when it is
+    In a close-up (kept readings of median size at least ``params.close_px`` at ``scale``, not a
+    whole table seen from above), a face-up card with no reading is dropped when it is
     :func:`readable` at ``scale`` (the index detector's input scale; 0: never) and its confidence is
     below ``params.unread_min``: the whole-card path's guess that the reader did not confirm.
     """
     kept = [r for r in readings if float(r.probs.max()) >= params.min_prob]
     polys = [np.asarray(c.polygon) for c in cards]
+    close = bool(kept) and float(np.median([max(r.box[2] - r.box[0], r.box[3] - r.box[1]) for r in kept])) * scale \
+        >= params.close_px
     mine: dict[int, list[IndexReading]] = {}
     loose: dict[str, list[IndexReading]] = {}
     for r in kept:
@@ -171,7 +178,7 @@ def merge(cards: list, card_probs: Sequence[np.ndarray], card_names: Sequence[st
     for i, card in enumerate(cards):
         rs = mine.get(i)
         if not rs:
-            if not (kept and card.face_up and card.confidence < params.unread_min
+            if not (close and card.face_up and card.confidence < params.unread_min
                     and readable(card.polygon, scale, params.readable_px)):
                 out.append(card)
             continue

@@ -247,7 +247,7 @@ def _index_tune(args: argparse.Namespace) -> int:
     print(f"index thresholds on {result['images']} held-out train images: per-image F1 {result['per_image_f1']:.3f} "
           f"with detector conf {result['conf']}, min_prob {result['min_prob']}, card_weight {result['card_weight']}, "
           f"{result['turns']} view(s) per index, unread cards kept from confidence {result['unread_min']} "
-          f"(readable from {result['readable_px']} px), "
+          f"(readable from {result['readable_px']} px, in close-ups from {result['close_px']} px), "
           f"unsure below {result['unsure_below']}; written to {rec.manifest.folder / 'manifest.json'}")
     return 0
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -153,6 +154,10 @@ CONF_GRID = (0.05, 0.1, 0.2, 0.3, 0.4, 0.5)
 MIN_PROB_GRID = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8)
 UNREAD_MIN_GRID = (0.0, 0.8, 0.95, 1.01)
 READABLE_PX_GRID = (0.0, 6.0, 12.0)
+CLOSE_PX_GRID = (0.0, 12.0, 16.0, 20.0, 24.0)
+CLOSE_PX_TOLERANCE = 0.005
+"""``close_px`` is the largest value whose F1 is within this of the best: the held-out photos are
+all close-ups, and a larger ``close_px`` keeps whole cards on tables seen from afar."""
 CARD_WEIGHT_GRID = (0.0, 0.5, 1.0)
 TURNS_GRID = (1, 4)
 
@@ -162,7 +167,8 @@ def tune(rec, real_dir: Path, fraction: float = 0.1, target: float = 0.995) -> d
 
     Every held-out image is recognised once per ``TURNS_GRID`` value (index detector at the lowest
     ``CONF_GRID`` value), then each combination of detector confidence, ``min_prob``, ``card_weight``
-    turns, ``unread_min`` and ``readable_px`` re-merges the same readings; ``unsure_below`` is then the :func:`~vision.recognise.calibrate.sure_threshold` of the
+    turns, ``unread_min`` and ``readable_px`` re-merges the same readings (``close_px`` 0), then
+    ``close_px`` is raised as far as :data:`CLOSE_PX_TOLERANCE` allows; ``unsure_below`` is then the :func:`~vision.recognise.calibrate.sure_threshold` of the
     index-named cards' confidences at ``target`` precision.
     """
     from vision.recognise.calibrate import sure_threshold
@@ -203,11 +209,16 @@ def tune(rec, real_dir: Path, fraction: float = 0.1, target: float = 0.995) -> d
     grid = [(c, IndexParams(m, w, turns=t, unread_min=u, readable_px=px)) for c in CONF_GRID for m in MIN_PROB_GRID
             for w in CARD_WEIGHT_GRID for t in TURNS_GRID for u in UNREAD_MIN_GRID for px in READABLE_PX_GRID]
     f1, conf, params = max(((run(c, p)[0], c, p) for c, p in grid), key=lambda x: x[0])
+    for close_px in sorted(CLOSE_PX_GRID, reverse=True):
+        f1_close = run(conf, replace(params, close_px=close_px))[0]
+        if f1_close >= f1 - CLOSE_PX_TOLERANCE:
+            f1, params = f1_close, replace(params, close_px=close_px)
+            break
     _, named = run(conf, params)
     unsure = sure_threshold(np.array([c for c, _ in named]), np.array([r for _, r in named]), target) if named else 1.0
     rec.index_reader.turns = params.turns
     return {"conf": conf, "min_prob": params.min_prob, "card_weight": params.card_weight, "turns": params.turns,
-            "unread_min": params.unread_min, "readable_px": params.readable_px,
+            "unread_min": params.unread_min, "readable_px": params.readable_px, "close_px": params.close_px,
             "unsure_below": round(unsure, 4), "target": target, "per_image_f1": round(f1, 4), "images": len(cases),
             "fraction": fraction}
 
