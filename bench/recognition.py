@@ -120,11 +120,11 @@ def unseen(args) -> dict:
 
 def real(args) -> dict:
     from vision.recognise.evaluate import image_f1
-    from vision.train.corners import corner_labels, photograph
+    from vision.train.corners import corner_labels, photograph, split_images
 
     rec = Recogniser("playing", args.models)
     root = Path(args.real).resolve()
-    images = sorted(p for p in (root / "images" / "val").iterdir() if p.suffix.lower() in (".jpg", ".jpeg", ".png"))
+    images = split_images(root, "val")
     scores = {"all": [0, 0, 0, []], "sure": [0, 0, 0, []]}  # tp, fp, fn, per-image F1
     named_by = {"card": 0, "index": 0, "index_only": 0}
     for img in images:

@@ -193,7 +193,7 @@ def test_shipped_playing_models_read_real_photographs_by_their_corner_indices():
     rec = Recogniser("playing", backends=("onnxruntime",))
     assert rec.index_reader is not None and rec.index_reader.names[:2] == ("10C", "10D")
     f1s, by_index = [], 0
-    for img in corners._images(REAL_PHOTOS, "val"):
+    for img in corners.split_images(REAL_PHOTOS, "val"):
         frame = cv2.imread(str(img))
         h, w = frame.shape[:2]
         truth = {c for c, _ in corners.corner_labels(REAL_PHOTOS, "val", img, w, h)}

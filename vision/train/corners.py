@@ -76,7 +76,8 @@ def corner_labels(real_dir: Path, split: str, image: Path, width: int, height: i
     return out
 
 
-def _images(real_dir: Path, split: str = "train") -> list[Path]:
+def split_images(real_dir: Path, split: str = "train") -> list[Path]:
+    """The image files of a split of a real dataset, sorted; ValueError naming the folder when it is missing."""
     folder = real_dir / "images" / split
     if not folder.is_dir():
         raise ValueError(f"{folder}: no such folder (expected a dataset like shared/datasets/playing-real)")
@@ -88,7 +89,7 @@ def detect_dataset(real_dir: Path, out: Path, tune: float = 0.1) -> dict:
     real_dir = real_dir.resolve()
     out = out.resolve()
     counts = {s: {"images": 0, "boxes": 0, "photos": set()} for s in ("train", "val")}
-    for img in _images(real_dir):
+    for img in split_images(real_dir):
         photo = photograph(img.name)
         split = "val" if is_tune(photo, tune) else "train"
         (out / "images" / split).mkdir(parents=True, exist_ok=True)
@@ -131,7 +132,7 @@ def crop_dataset(real_dir: Path, out: Path, side: int = 64, copies: int = 4, tun
         for card in cards:
             (out / split / card).mkdir(parents=True, exist_ok=True)
     counts = {"train": 0, "val": 0}
-    for img in _images(real_dir):
+    for img in split_images(real_dir):
         split = "val" if is_tune(photograph(img.name), tune) else "train"
         frame = cv2.imread(str(img), cv2.IMREAD_COLOR)
         if frame is None:
@@ -180,7 +181,7 @@ def tune(rec, real_dir: Path, fraction: float = 0.1, target: float = 0.995) -> d
     real_dir = real_dir.resolve()
     rec.index_reader.detector.conf = min(CONF_GRID)
     cases = []
-    for img in _images(real_dir):
+    for img in split_images(real_dir):
         if not is_tune(photograph(img.name), fraction):
             continue
         frame = cv2.imread(str(img), cv2.IMREAD_COLOR)
