@@ -112,6 +112,20 @@ def test_an_index_inside_a_card_names_it_and_loose_indices_become_cards():
     assert out[0].alternatives[0][0] != "QH"
 
 
+def test_a_loose_index_of_a_card_already_named_is_its_other_corner():
+    cards = [card("AS", LEFT)]
+    readings = [reading((2, 2, 12, 20), "QH"), reading((70, 80, 80, 98), "QH"), reading((300, 0, 310, 18), "AS")]
+    out = merge(cards, [np.eye(5)[1]], CARD_NAMES, readings, IDS, IndexParams())
+    assert [(c.label, c.index_only) for c in out] == [("QH", False), ("AS", True)]
+
+
+def test_a_card_found_twice_is_kept_once():
+    part = card("AS", [(0, 0), (40, 0), (40, 50), (0, 50)], conf=0.5)
+    far = card("AS", [(300, 0), (363, 0), (363, 88), (300, 88)], conf=0.4)
+    out = merge([card("AS", LEFT, conf=0.9), part, far], [np.eye(5)[1]] * 3, CARD_NAMES, [], IDS, IndexParams())
+    assert [c.confidence for c in out] == [0.9, 0.4]  # the part inside the whole card goes; the far one stays
+
+
 def test_without_readings_the_cards_stay_as_the_classifier_named_them():
     cards = [card("AS", LEFT)]
     assert merge(cards, [np.eye(5)[1]], CARD_NAMES, [], IDS, IndexParams()) == cards

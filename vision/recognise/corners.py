@@ -10,7 +10,9 @@ whole-card recognition (:func:`merge`):
   readings is named from them — the product of the readings' probabilities, times the whole-card
   classifier's probabilities raised to ``card_weight`` (0: the index alone decides);
 - the remaining readings name cards seen only by a corner (``index_only``): readings with the
-  same card id are one card, outlined by the index box.
+  same card id are one card, outlined by the index box; a reading naming a card already named in
+  the frame is taken for that card's other corner (one deck holds each card once), and of two
+  cards of one name whose boxes overlap, the less confident is dropped (the same card found twice).
 
 ``min_prob`` drops readings the classifier is unsure of (a pip or a picture taken for an index);
 ``unsure_below`` is the confidence under which an index-named card is marked unsure. All three
@@ -184,11 +186,37 @@ def merge(cards: list, card_probs: Sequence[np.ndarray], card_names: Sequence[st
             continue
         p = combine(rs, index_names, card_probs[i], card_names, params.card_weight)
         out.append(_named(card, p, index_names, params))
+    out = _one_of_each(out)
+    named = {c.label for c in out if c.face_up}
     for label, rs in loose.items():
+        if label in named:  # the other corner of a card already named (one deck: each card once)
+            continue
         p = combine(rs, index_names)
         card = _loose_card(label, max(rs, key=lambda r: r.score))
         out.append(_named(card, p, index_names, params))
     return out
+
+
+def _overlap(a, b) -> float:
+    """Intersection of two boxes over the smaller one's area (1: one lies inside the other)."""
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    if w <= 0 or h <= 0:
+        return 0.0
+    small = min((a[2] - a[0]) * (a[3] - a[1]), (b[2] - b[0]) * (b[3] - b[1]))
+    return w * h / max(small, 1e-9)
+
+
+def _one_of_each(cards: list) -> list:
+    """Cards with the duplicates of one face-up card taken out: of two cards with the same name
+    whose boxes overlap by half of the smaller one or more, the less confident is the same card
+    found twice (a part of it detected as well as the whole)."""
+    keep: list = []
+    for c in sorted(cards, key=lambda c: -c.confidence):
+        if c.face_up and any(k.face_up and k.label == c.label and _overlap(k.box, c.box) >= 0.5 for k in keep):
+            continue
+        keep.append(c)
+    return [c for c in cards if any(c is k for k in keep)]
 
 
 def _loose_card(label: str, reading: IndexReading):
