@@ -30,6 +30,7 @@ import numpy as np
 from vision.cardcrop import index_square, square_crop
 from vision.recognise.classifier import CardClassifier
 from vision.recognise.detector import CardDetector
+from vision.recognise.geometry import box_area, box_intersection
 
 INDEX_FRACTION = 0.2
 """A card's index is taken to be this fraction of its long side tall."""
@@ -104,7 +105,6 @@ class IndexReader:
             out.append([IndexReading(d.box, d.score, probs[k + i]) for i, d in enumerate(ds)])
             k += len(ds)
         return out
-
 
     def scale(self, frame: np.ndarray) -> float:
         """Index-detector input pixels per frame pixel."""
@@ -199,12 +199,7 @@ def merge(cards: list, card_probs: Sequence[np.ndarray], card_names: Sequence[st
 
 def _overlap(a, b) -> float:
     """Intersection of two boxes over the smaller one's area (1: one lies inside the other)."""
-    w = min(a[2], b[2]) - max(a[0], b[0])
-    h = min(a[3], b[3]) - max(a[1], b[1])
-    if w <= 0 or h <= 0:
-        return 0.0
-    small = min((a[2] - a[0]) * (a[3] - a[1]), (b[2] - b[0]) * (b[3] - b[1]))
-    return w * h / max(small, 1e-9)
+    return box_intersection(a, b) / max(min(box_area(a), box_area(b)), 1e-9)
 
 
 def _one_of_each(cards: list) -> list:

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from vision.recognise.geometry import box_area, box_intersection
 from vision.synth.classes import class_of
 from vision.synth.labels import CardLabel, SceneLabels
 
@@ -21,12 +22,8 @@ MATCH_IOU = 0.5
 
 def box_iou(a, b) -> float:
     """Intersection over union of two boxes (x0, y0, x1, y1)."""
-    iw = min(a[2], b[2]) - max(a[0], b[0])
-    ih = min(a[3], b[3]) - max(a[1], b[1])
-    if iw <= 0 or ih <= 0:
-        return 0.0
-    inter = iw * ih
-    return float(inter / ((a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter))
+    inter = box_intersection(a, b)
+    return inter / (box_area(a) + box_area(b) - inter) if inter > 0 else 0.0
 
 
 def match(boxes: Sequence, truth: Sequence[CardLabel]) -> list[int | None]:

@@ -22,6 +22,18 @@ _SAMPLES = 24
 """Points sampled along each edge (its middle 70 %)."""
 
 
+def box_intersection(a, b) -> float:
+    """Area (px²) shared by two boxes (x0, y0, x1, y1); 0 when they do not overlap."""
+    iw = min(a[2], b[2]) - max(a[0], b[0])
+    ih = min(a[3], b[3]) - max(a[1], b[1])
+    return float(iw * ih) if iw > 0 and ih > 0 else 0.0
+
+
+def box_area(a) -> float:
+    """Area (px²) of a box (x0, y0, x1, y1)."""
+    return float((a[2] - a[0]) * (a[3] - a[1]))
+
+
 def gradients(frame: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Horizontal and vertical intensity gradients (float32) of a BGR frame, lightly smoothed."""
     grey = cv2.GaussianBlur(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), (3, 3), 0)

@@ -282,11 +282,12 @@ def art_crops(styles: tuple[str, ...], out_train: Path, side: int = 64, copies: 
                 h, w = img.shape[:2]
                 pad = int(0.3 * h)
                 canvas = np.empty((h + 2 * pad, w + 2 * pad, 3), np.uint8)
+                alpha = img[..., 3:4].astype(np.float32) / 255.0
+                face_part = img[..., :3] * alpha
                 for j in range(copies):
                     canvas[:] = rng.integers(0, 256, 3, dtype=np.uint8)
-                    alpha = img[..., 3:4].astype(np.float32) / 255.0
                     area = canvas[pad:pad + h, pad:pad + w]
-                    area[:] = (img[..., :3] * alpha + area * (1 - alpha)).astype(np.uint8)
+                    area[:] = (face_part + area * (1 - alpha)).astype(np.uint8)
                     b = (box[0] + pad, box[1] + pad, box[2] + pad, box[3] + pad)
                     sq = index_square(b, angle=rng.uniform(0, 360), scale=rng.normal(1.0, 0.08),
                                       shift=rng.normal(0.0, 0.05, 2))
