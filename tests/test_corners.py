@@ -119,6 +119,21 @@ def test_a_loose_index_of_a_card_already_named_is_its_other_corner():
     assert [(c.label, c.index_only) for c in out] == [("QH", False), ("AS", True)]
 
 
+def test_confident_readings_of_different_cards_in_one_outline_are_different_cards():
+    fan = card("AS", [(0, 0), (200, 0), (200, 88), (0, 88)])  # one outline round a fanned hand
+    readings = [reading((2, 2, 12, 20), "QH", 0.95), reading((188, 70, 198, 86), "QH", 0.6),
+                reading((40, 2, 50, 20), "10C", 0.9), reading((80, 2, 90, 20), "10C", 0.85),
+                reading((120, 2, 130, 20), "AS", 0.6)]
+    kept_together = merge([fan], [np.eye(5)[1]], CARD_NAMES, readings, IDS, IndexParams())
+    assert [c.label for c in kept_together] == ["10C"]  # without split_prob: one card from all readings
+    out = merge([fan], [np.eye(5)[1]], CARD_NAMES, readings, IDS, IndexParams(split_prob=0.8))
+    # two confident names: the outline keeps the one two readings give; QH (and its weak second
+    # corner) becomes a card of its own; the weak AS reading stays with the outline
+    assert [(c.label, c.index_only) for c in out] == [("10C", False), ("QH", True)]
+    assert out[1].box == (2, 2, 12, 20)
+    assert merge([fan], [np.eye(5)[1]], CARD_NAMES, readings, IDS, IndexParams(split_prob=0.99))[0].label == "10C"
+
+
 def test_a_card_found_twice_is_kept_once():
     part = card("AS", [(0, 0), (40, 0), (40, 50), (0, 50)], conf=0.5)
     far = card("AS", [(300, 0), (363, 0), (363, 88), (300, 88)], conf=0.4)

@@ -21,6 +21,7 @@ from vision.recognise.evaluate import accuracy, outcomes, render_scenes  # noqa:
 from vision.recognise.geometry import gradients, outline  # noqa: E402
 from vision.recognise.profile import DeckProfile  # noqa: E402
 from vision.synth.artset import find_style  # noqa: E402
+from vision.synth.classes import class_of  # noqa: E402
 from vision.synth.fixed_scenes import enrolment_scene, topdown_scene  # noqa: E402
 from vision.synth.scene import render  # noqa: E402
 
@@ -121,11 +122,12 @@ def test_network_loading_names_what_it_tried(tmp_path):
 def test_enrolment_end_to_end(rec, grid_photo, tmp_path, capsys):
     photo, labels = grid_photo
     out = tmp_path / "mine.npz"
-    assert cli.main(["enroll", "--deck", "hanafuda", str(photo), "--out", str(out)]) == 0
+    assert cli.main(["enroll", "--deck", "hanafuda", str(photo), "--out", str(out), "--practice", "6"]) == 0
     said = capsys.readouterr().out
-    assert "48 cards" in said and str(out) in said
+    assert "48 cards" in said and str(out) in said and "6 practice scenes" in said
     profile = load_profile(out)
     assert profile.deck == "hanafuda" and profile.enrolled.sum() == 37  # 38 faces less the absent blank
+    assert profile.meta["practice_scenes"] == 6 and profile.meta["practice_references"] >= 30
     names = rec.classifier.names
     # Every reference sits where the truth says that card lies: check through the profile's labels.
     assert sorted({names[i] for i in profile.labels}) == sorted(
@@ -135,11 +137,39 @@ def test_enrolment_end_to_end(rec, grid_photo, tmp_path, capsys):
     assert accuracy(items, 1.0)["accuracy"] == 1.0
 
 
+def test_faces_cut_from_a_grid_photo_are_the_cards_art(rec, grid_photo):
+    from vision.recognise.enrol import grid_faces
+
+    photo, _ = grid_photo
+    frame = cv2.imread(str(photo))
+    polys = rec.outlines(frame, rec.detector.detect([frame])[0])
+    pairs = assign_grid(polys, "hanafuda", False)
+    faces = grid_faces(frame, [(cell.card_id, polys[i]) for cell, i in pairs], "hanafuda")
+    style = find_style("hanafuda", "mantia")
+    assert set(faces) == {cell.card_id for cell, _ in pairs} and len(faces) == 48
+
+    def grey(img):
+        g = cv2.cvtColor(cv2.resize(img[..., :3], (40, 64), interpolation=cv2.INTER_AREA), cv2.COLOR_BGR2GRAY)
+        g = g.astype(np.float64) - g.mean()
+        return g / np.linalg.norm(g)
+
+    art = {cid: grey(cv2.imread(style.path(cid), cv2.IMREAD_UNCHANGED)) for cid in faces if style.path(cid)}
+    right = 0
+    for cid, face in faces.items():
+        assert face.shape[:2] == (320, 199) and face.shape[2] == 4
+        # the grid may hold a card either way up: each cut face is, one way or the other, most
+        # like its own card's art (or the art of a card of the same class: two plains of a month)
+        sims = {other: max(float((grey(f) * a).sum()) for f in (face, face[::-1, ::-1])) for other, a in art.items()}
+        right += class_of(max(sims, key=sims.get), True, "hanafuda") == class_of(cid, True, "hanafuda")
+    assert right >= 0.9 * len(art)
+
+
 def test_enrolment_reads_a_grid_photographed_from_the_far_side(rec, grid_photo, tmp_path, capsys):
     photo, _ = grid_photo
     turned = tmp_path / "turned.png"
     cv2.imwrite(str(turned), cv2.rotate(cv2.imread(str(photo)), cv2.ROTATE_180))
-    assert cli.main(["enroll", "--deck", "hanafuda", str(turned), "--out", str(tmp_path / "t.npz")]) == 0
+    assert cli.main(["enroll", "--deck", "hanafuda", str(turned), "--out", str(tmp_path / "t.npz"),
+                     "--practice", "0"]) == 0
     assert "read turned 180" in capsys.readouterr().out
 
 

@@ -8,14 +8,16 @@ whole-card recognition (:func:`merge`):
 - a reading whose centre lies inside a whole card's outline belongs to that card (to the card
   with a corner nearest to it, when outlines overlap: an index sits in a corner); a card with
   readings is named from them — the product of the readings' probabilities, times the whole-card
-  classifier's probabilities raised to ``card_weight`` (0: the index alone decides);
+  classifier's probabilities raised to ``card_weight`` (0: the index alone decides); confident
+  readings inside one outline that name different cards are different cards (``split_prob``: an
+  outline round a fanned hand), the outline keeping the name most of them give;
 - the remaining readings name cards seen only by a corner (``index_only``): readings with the
   same card id are one card, outlined by the index box; a reading naming a card already named in
   the frame is taken for that card's other corner (one deck holds each card once), and of two
   cards of one name whose boxes overlap, the less confident is dropped (the same card found twice).
 
 ``min_prob`` drops readings the classifier is unsure of (a pip or a picture taken for an index);
-``unsure_below`` is the confidence under which an index-named card is marked unsure. All three
+``unsure_below`` is the confidence under which an index-named card is marked unsure. These
 come from ``train index-tune`` on held-out train photographs and live in the manifest's ``index``.
 """
 
@@ -51,6 +53,10 @@ class IndexParams:
     this confident (0: always kept)."""
     readable_px: float = 12.0
     """Index height (px at the index detector's input) from which a card's index counts as readable."""
+    split_prob: float = 1.01
+    """Readings inside one outline that name different cards, each at least this confident, are
+    different cards (one outline round a fanned hand or a pile): the outline keeps the name most
+    readings give, the others are cards seen by their index. Above 1: never split."""
     close_px: float = 0.0
     """Unconfirmed cards are doubted only in a close-up: a frame whose kept readings have a median
     size (long side, px at the index detector's input) of at least this. Index boxes of close-up
@@ -59,7 +65,7 @@ class IndexParams:
     @classmethod
     def from_manifest(cls, index: dict) -> IndexParams:
         kw = {k: float(index[k]) for k in ("min_prob", "card_weight", "unsure_below", "unread_min", "readable_px",
-                                                   "close_px")
+                                                   "close_px", "split_prob")
               if k in index}
         return cls(**kw, turns=int(index.get("turns", 1)))
 
@@ -155,6 +161,28 @@ def readable(polygon, scale: float, min_px: float) -> bool:
     return INDEX_FRACTION * long_side * scale >= min_px
 
 
+def split(readings: Sequence[IndexReading], index_names: Sequence[str],
+          split_prob: float) -> tuple[list[IndexReading], list[IndexReading]]:
+    """(the outline's own readings, readings of other cards) of the readings inside one outline.
+
+    Readings at least ``split_prob`` confident that name different cards are different cards: the
+    outline keeps the name given by most of them (ties: the most confident reading), and the less
+    confident readings go with the confident ones that name the same card, else with the outline.
+    """
+    def label(r: IndexReading) -> str:
+        return index_names[int(r.probs.argmax())]
+
+    sure = [r for r in readings if float(r.probs.max()) >= split_prob]
+    groups: dict[str, list[IndexReading]] = {}
+    for r in sure:
+        groups.setdefault(label(r), []).append(r)
+    if len(groups) < 2:
+        return list(readings), []
+    mine = max(groups, key=lambda n: (len(groups[n]), max(float(r.probs.max()) for r in groups[n])))
+    own = [r for r in readings if label(r) == mine or label(r) not in groups]
+    return own, [r for r in readings if label(r) != mine and label(r) in groups]
+
+
 def merge(cards: list, card_probs: Sequence[np.ndarray], card_names: Sequence[str], readings: Sequence[IndexReading],
           index_names: Sequence[str], params: IndexParams, scale: float = 0.0) -> list:
     """``cards`` (``RecognisedCard``) named again from their index readings, plus cards seen only by an index.
@@ -184,6 +212,9 @@ def merge(cards: list, card_probs: Sequence[np.ndarray], card_names: Sequence[st
                     and readable(card.polygon, scale, params.readable_px)):
                 out.append(card)
             continue
+        rs, others = split(rs, index_names, params.split_prob)
+        for r in others:
+            loose.setdefault(index_names[int(r.probs.argmax())], []).append(r)
         p = combine(rs, index_names, card_probs[i], card_names, params.card_weight)
         out.append(_named(card, p, index_names, params))
     out = _one_of_each(out)

@@ -16,6 +16,7 @@ What goes wrong is said plainly: a row with a card too many or too few, a photo 
 from __future__ import annotations
 
 import datetime as _dt
+import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,15 +26,28 @@ import numpy as np
 
 from vision.cardcrop import half_turn, jitter_polygon, square_crop
 from vision.enrol_grid import GRID_COLUMNS, GRID_ROWS, GridCell, enrol_grid
+from vision.recognise.evaluate import match
 from vision.recognise.profile import DeckProfile, fit_head
-from vision.recognise.recogniser import Recogniser
+from vision.recognise.recogniser import CARD_ASPECT, Recogniser
+from vision.synth.artset import find_style
 from vision.synth.classes import class_of
+from vision.synth.scene import render, sample_scene
 
 COPIES = 6
 """Disturbed crops per card and way up."""
 JITTER = 0.015
 AUGMENTED = 10
 """Crops per card and way up that also get play conditions: light, blur, noise, a covering card."""
+PRACTICE_SCENES = 300
+"""Practice scenes rendered with the enrolled faces (about 13 cards seen in each)."""
+PRACTICE_SEED = 90_000_000
+"""First practice-scene seed; practice seeds are ≡ 0 (mod 10), never a test-split seed (≡ 9)."""
+PRACTICE_MIN_VISIBLE = 0.3
+"""Least visible fraction of a practice card used as a reference."""
+FACE_HEIGHT = 320
+"""Height (px) of a face cut from a grid photo."""
+HEAD_STEPS, HEAD_L2 = 1500, 1e-5
+"""Fitting of the profile's head (:func:`fit_head`): chosen on practice-style scenes of seeds outside the test split."""
 
 
 def play_conditions(crop: np.ndarray, rng: np.random.Generator, cover: np.ndarray | None = None) -> np.ndarray:
@@ -140,14 +154,77 @@ def _turned(pairs: list[tuple[GridCell, int]], deck: str, extras: bool) -> list[
     return out
 
 
-def enrol(recogniser: Recogniser, photos: Sequence[str | Path], extras: bool = False,
-          seed: int = 0) -> tuple[DeckProfile, list[EnrolledPhoto]]:
-    """A deck profile from grid photos (file paths); ValueError naming the photo and the problem."""
+def grid_faces(frame: np.ndarray, faces: Sequence[tuple[str, np.ndarray]], deck: str) -> dict[str, np.ndarray]:
+    """Each card's face cut from a grid photo: ``faces`` are (card id, outline listed from the
+    face's top-left as far as the grid tells); returns card id → BGRA face, :data:`FACE_HEIGHT`
+    tall, opaque. A card laid in the grid upside down gives its face upside down: practice scenes
+    turn cards every way, and the classifier reads both ways up, so it does not matter."""
+    h = FACE_HEIGHT
+    w = int(round(h * CARD_ASPECT[deck]))
+    dst = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    out = {}
+    for card_id, poly in faces:
+        m = cv2.getPerspectiveTransform(np.float32(poly).reshape(4, 2), dst)
+        face = cv2.warpPerspective(frame, m, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        out[card_id] = cv2.cvtColor(face, cv2.COLOR_BGR2BGRA)
+    return out
+
+
+def practice(recogniser: Recogniser, faces: Sequence[dict[str, np.ndarray]], scenes: int = PRACTICE_SCENES,
+             seed: int = 0, textures: tuple[str, ...] = ()) -> tuple[np.ndarray, np.ndarray]:
+    """(embeddings, class indices) of the enrolled cards in ``scenes`` rendered practice scenes.
+
+    Each dict of ``faces`` (card id → BGRA face, one per photo) is an art style; every scene draws
+    one of them. Cards are found by the recogniser's own detector and outlined as at run time;
+    a detection matched to a face-up card at least :data:`PRACTICE_MIN_VISIBLE` visible gives
+    one reference labelled with that card's class. ``textures``: table texture files (none: plain
+    tables, as a user without an art directory has).
+    """
+    deck = recogniser.deck
+    index = {n: i for i, n in enumerate(recogniser.classifier.names)}
+    enrolled = {class_of(cid, True, deck) for f in faces for cid in f}
+    embeddings, labels = [], []
+    with tempfile.TemporaryDirectory(prefix="fudaba-enrol-") as tmp:
+        names = []
+        for k, style_faces in enumerate(faces):
+            folder = Path(tmp) / deck / f"enrolled-{k}"
+            folder.mkdir(parents=True)
+            for cid, face in style_faces.items():
+                cv2.imwrite(str(folder / f"{cid}.png"), face)
+            names.append(f"enrolled-{k}")
+        styles = {n: find_style(deck, n, tmp) for n in names}
+        for k in range(scenes):
+            r = render(sample_scene(PRACTICE_SEED + 10 * (k + 100_000 * seed), deck, tuple(names),
+                                    textures=textures), styles)
+            dets = recogniser.detector.detect([r.image])[0]
+            polys = recogniser.outlines(r.image, dets)
+            truth = [c for c in r.labels.cards if c.face_up and c.visible >= PRACTICE_MIN_VISIBLE
+                     and class_of(c.card_id, True, deck) in enrolled]
+            pairs = [(t, polys[i]) for t, i in zip(truth, match([d.box for d in dets], truth), strict=True)
+                     if i is not None]
+            if not pairs:
+                continue
+            emb = recogniser.classifier.classify(recogniser.classifier.crops(r.image, [p for _, p in pairs])).embeddings
+            embeddings.append(emb)
+            labels += [index[class_of(t.card_id, True, deck)] for t, _ in pairs]
+    if not embeddings:
+        return np.zeros((0, 0), np.float32), np.zeros(0, np.int32)
+    return np.concatenate(embeddings).astype(np.float32), np.array(labels, np.int32)
+
+
+def enrol(recogniser: Recogniser, photos: Sequence[str | Path], extras: bool = False, seed: int = 0,
+          practice_scenes: int | None = None) -> tuple[DeckProfile, list[EnrolledPhoto]]:
+    """A deck profile from grid photos (file paths); ValueError naming the photo and the problem.
+
+    ``practice_scenes``: scenes rendered with the photographed faces to fit the head on (None:
+    :data:`PRACTICE_SCENES`; 0: the head is fitted to the photos' own references only).
+    """
+    practice_scenes = PRACTICE_SCENES if practice_scenes is None else practice_scenes
     deck = recogniser.deck
     names = recogniser.classifier.names
     index = {n: i for i, n in enumerate(names)}
     rng = np.random.default_rng(seed)
-    embeddings, labels, report = [], [], []
+    embeddings, labels, report, faces = [], [], [], []
     side = recogniser.classifier.side
     for photo in photos:
         frame = cv2.imread(str(photo), cv2.IMREAD_COLOR)
@@ -165,6 +242,9 @@ def enrol(recogniser: Recogniser, photos: Sequence[str | Path], extras: bool = F
                  for t, r in readings.items()}
         turned = agree[True] > agree[False]
         pairs = readings[turned]
+        # the outlines run from the top-left of the grid as photographed: of the face, unless turned
+        faces.append(grid_faces(frame, [(cell.card_id, half_turn(polys[i]) if turned else polys[i])
+                                        for cell, i in pairs], deck))
         for k, (cell, i) in enumerate(pairs):
             label = index[class_of(cell.card_id, True, deck)]
             base = polys[i]
@@ -183,11 +263,14 @@ def enrol(recogniser: Recogniser, photos: Sequence[str | Path], extras: bool = F
             embeddings.append(emb)
             labels += [label] * len(emb)
         report.append(EnrolledPhoto(str(photo), len(pairs), int(agree[turned]), turned))
-    meta = {"photos": [str(p) for p in photos], "created": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
-            "extras": extras, "copies": COPIES, "jitter": JITTER,
-            "augmented": AUGMENTED}
     emb = np.concatenate(embeddings).astype(np.float32)
     lab = np.array(labels, np.int32)
-    profile = DeckProfile(deck, recogniser.classifier_sha256(), names, emb, lab, meta,
-                          fit_head(emb, lab, len(names), seed=seed))
+    p_emb, p_lab = practice(recogniser, faces, practice_scenes, seed) if practice_scenes > 0 else (emb[:0], lab[:0])
+    meta = {"photos": [str(p) for p in photos], "created": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
+            "extras": extras, "copies": COPIES, "jitter": JITTER, "augmented": AUGMENTED,
+            "practice_scenes": practice_scenes, "practice_references": len(p_lab)}
+    head = fit_head(np.concatenate([emb, p_emb]), np.concatenate([lab, p_lab]), len(names), steps=HEAD_STEPS,
+                    l2=HEAD_L2, seed=seed)
+    # the saved references are the photos' own (the practice ones only shape the head: they are many)
+    profile = DeckProfile(deck, recogniser.classifier_sha256(), names, emb, lab, meta, head)
     return profile, report

@@ -160,6 +160,8 @@ CLOSE_PX_TOLERANCE = 0.005
 """``close_px`` is the largest value whose F1 is within this of the best: the held-out photos are
 all close-ups, and a larger ``close_px`` keeps whole cards on tables seen from afar."""
 CARD_WEIGHT_GRID = (0.0, 0.5, 1.0)
+SPLIT_PROB_GRID = (1.01, 0.95, 0.9, 0.8, 0.7, 0.6, 0.5)
+"""``split_prob`` values tried once the grid's best is known (1.01: never split an outline's readings)."""
 TURNS_GRID = (1, 4)
 
 
@@ -169,6 +171,7 @@ def tune(rec, real_dir: Path, fraction: float = 0.1, target: float = 0.995) -> d
     Every held-out image is recognised once per ``TURNS_GRID`` value (index detector at the lowest
     ``CONF_GRID`` value), then each combination of detector confidence, ``min_prob``, ``card_weight``
     turns, ``unread_min`` and ``readable_px`` re-merges the same readings (``close_px`` 0), then
+    ``split_prob`` is chosen from :data:`SPLIT_PROB_GRID` with the rest fixed, then
     ``close_px`` is raised as far as :data:`CLOSE_PX_TOLERANCE` allows; ``unsure_below`` is then the :func:`~vision.recognise.calibrate.sure_threshold` of the
     index-named cards' confidences at ``target`` precision.
     """
@@ -210,6 +213,8 @@ def tune(rec, real_dir: Path, fraction: float = 0.1, target: float = 0.995) -> d
     grid = [(c, IndexParams(m, w, turns=t, unread_min=u, readable_px=px)) for c in CONF_GRID for m in MIN_PROB_GRID
             for w in CARD_WEIGHT_GRID for t in TURNS_GRID for u in UNREAD_MIN_GRID for px in READABLE_PX_GRID]
     f1, conf, params = max(((run(c, p)[0], c, p) for c, p in grid), key=lambda x: x[0])
+    f1, params = max(((run(conf, q)[0], q) for q in (replace(params, split_prob=s) for s in SPLIT_PROB_GRID)),
+                     key=lambda x: x[0])
     for close_px in sorted(CLOSE_PX_GRID, reverse=True):
         f1_close = run(conf, replace(params, close_px=close_px))[0]
         if f1_close >= f1 - CLOSE_PX_TOLERANCE:
@@ -220,6 +225,7 @@ def tune(rec, real_dir: Path, fraction: float = 0.1, target: float = 0.995) -> d
     rec.index_reader.turns = params.turns
     return {"conf": conf, "min_prob": params.min_prob, "card_weight": params.card_weight, "turns": params.turns,
             "unread_min": params.unread_min, "readable_px": params.readable_px, "close_px": params.close_px,
+            "split_prob": params.split_prob,
             "unsure_below": round(unsure, 4), "target": target, "per_image_f1": round(f1, 4), "images": len(cases),
             "fraction": fraction}
 
