@@ -9,7 +9,9 @@ Sections (each can be skipped; figures are printed and written to ``--json``):
 - ``heldout_playing``: the same for the playing-card models (their training styles).
 - ``unseen``: classifiers trained on one style, tested on another (``--cross MODELS=STYLE``, MODELS
   a models folder made by ``train ship --models``), before and after enrolment from one rendered
-  grid photo of the unseen style (:func:`vision.synth.fixed_scenes.enrolment_scene`).
+  grid photo of the unseen style (:func:`vision.synth.fixed_scenes.enrolment_scene`; the profile's
+  head fitted with practice scenes rendered from the photographed faces), and with
+  ``--fine-tune-minutes M`` (needs the ``train`` extra) also after ``enroll --fine-tune``.
 - ``real``: the playing-card models on the real photographs' val split (``--real``): per-image
   card-identity F1 — a card is in an image's truth if any of its corner labels is, and found if the
   recogniser names it face up.
@@ -18,6 +20,7 @@ Sections (each can be skipped; figures are printed and written to ``--json``):
   warm-up, with every installed backend (ONNX Runtime, OpenVINO, PyTorch); medians in ms.
 
     python bench/recognition.py [--scenes 200] [--frames 40] [--cross runs/x-mantia=classic ...]
+        [--fine-tune-minutes 8]
         [--art-dir ../shared/assets] [--real ../shared/datasets/playing-real]
         [--skip heldout,heldout_playing,unseen,real,speed]
         [--json bench/out/recognition.json]
@@ -41,7 +44,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from vision.recognise import Recogniser  # noqa: E402
 from vision.recognise.backends import available_backends  # noqa: E402
-from vision.recognise.evaluate import accuracy, enrol_rendered_grid, outcomes, render_scenes  # noqa: E402
+from vision.recognise.enrol import enrol  # noqa: E402
+from vision.recognise.evaluate import accuracy, outcomes, render_scenes, rendered_grid_photo  # noqa: E402
 from vision.synth.fixed_scenes import topdown_scene  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
@@ -107,14 +111,30 @@ def unseen(args) -> dict:
         seeds = test_seeds(args.seed, args.unseen_scenes)
         before = _evaluate(rec, "hanafuda", (style,), seeds, args.art_dir)
         b = _summary(before, "before enrolment")
-        profile, report = enrol_rendered_grid(rec, style, args.seed + 7, args.art_dir, args.tmp)
+        photo = rendered_grid_photo("hanafuda", style, args.seed + 7, args.art_dir, args.tmp)
+        t0 = time.perf_counter()
+        profile, report = enrol(rec, [photo])
+        enrol_s = time.perf_counter() - t0
         rec.use_profile(profile)
         after = _evaluate(rec, "hanafuda", (style,), seeds, args.art_dir)
         a = _summary(after, "after enrolment")
-        out[f"{'+'.join(trained)}->{style}"] = {"models": models, "trained_on": trained, "tested_on": style,
-                                                "scenes": len(seeds), "before": b, "after": a,
-                                                "enrolment": {"cards": report[0].cards,
-                                                              "named_right_before": report[0].agreed}}
+        key = f"{'+'.join(trained)}->{style}"
+        out[key] = {"models": models, "trained_on": trained, "tested_on": style, "scenes": len(seeds),
+                    "before": b, "after": a,
+                    "enrolment": {"cards": report[0].cards, "named_right_before": report[0].agreed,
+                                  "practice_scenes": profile.meta["practice_scenes"], "seconds": round(enrol_s, 1)}}
+        if args.fine_tune_minutes > 0:
+            from vision.train.enrol import fine_tune
+
+            t0 = time.perf_counter()
+            tuned, _ = fine_tune(rec, [photo], Path(args.tmp) / f"bench-{style}-tuned.npz",
+                                 minutes=args.fine_tune_minutes)
+            tune_s = time.perf_counter() - t0
+            rec.use_profile(tuned)
+            out[key]["after_fine_tune"] = {
+                **_summary(_evaluate(rec, "hanafuda", (style,), seeds, args.art_dir), "after enrolment with a fine-tune"),
+                "minutes": args.fine_tune_minutes, "seconds": round(tune_s, 1)}
+            rec.use_profile(None)
     return out
 
 
@@ -212,6 +232,8 @@ def main() -> int:
     ap.add_argument("--scenes", type=int, default=200)
     ap.add_argument("--frames", type=int, default=40, help="top-down 1280x720 frames for accuracy")
     ap.add_argument("--unseen-scenes", type=int, default=150)
+    ap.add_argument("--fine-tune-minutes", type=float, default=0.0,
+                    help="unseen: also enrol with a fine-tune of this many minutes (needs the train extra; 0: skip)")
     ap.add_argument("--seed", type=int, default=700000)
     ap.add_argument("--cross", nargs="*", default=[], help="MODELS=STYLE: a one-style classifier and the style to test")
     ap.add_argument("--art-dir", default=str(REPO.parent / "shared" / "assets"))

@@ -3,6 +3,7 @@ the outline geometry, deck profiles and enrolment end to end. No network, no GPU
 
 from __future__ import annotations
 
+import importlib.util
 import json
 from pathlib import Path
 
@@ -171,6 +172,14 @@ def test_enrolment_reads_a_grid_photographed_from_the_far_side(rec, grid_photo, 
     assert cli.main(["enroll", "--deck", "hanafuda", str(turned), "--out", str(tmp_path / "t.npz"),
                      "--practice", "0"]) == 0
     assert "read turned 180" in capsys.readouterr().out
+
+
+@pytest.mark.skipif(importlib.util.find_spec("ultralytics") is not None, reason="the train extra is installed here")
+def test_a_fine_tune_without_the_train_extra_says_what_to_install(grid_photo, tmp_path, capsys):
+    photo, _ = grid_photo
+    assert cli.main(["enroll", "--deck", "hanafuda", str(photo), "--out", str(tmp_path / "f.npz"), "--fine-tune"]) == 2
+    assert "pip install 'fudaba[train]'" in capsys.readouterr().err
+    assert not (tmp_path / "f.npz").exists()
 
 
 def test_enrolment_refuses_what_is_not_the_grid(tmp_path, frames, capsys):

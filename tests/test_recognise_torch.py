@@ -29,3 +29,32 @@ def test_torch_fallback_matches_onnx_runtime():
 def test_backends_fall_back_in_order():
     rec = Recogniser("hanafuda", backends=("openvino", "onnxruntime", "torch"))
     assert rec.backend in ("openvino", "onnxruntime")
+
+
+def test_enrolment_with_a_fine_tune_keeps_its_classifier_beside_the_profile(tmp_path):
+    import cv2
+
+    from vision.recognise import load_profile
+    from vision.recognise.evaluate import accuracy, outcomes
+    from vision.synth.artset import find_style
+    from vision.synth.fixed_scenes import enrolment_scene
+    from vision.synth.scene import render
+    from vision.train.enrol import fine_tune, work_dir
+
+    grid = render(enrolment_scene(5, "hanafuda", "mantia", size=(1280, 720)), {"mantia": find_style("hanafuda", "mantia")})
+    photo = tmp_path / "grid.png"
+    cv2.imwrite(str(photo), grid.image)
+    rec = Recogniser("hanafuda", backends=("onnxruntime",))
+    out = tmp_path / "deck.npz"
+    profile, report = fine_tune(rec, [photo], out, scenes=3, minutes=0.01, practice_scenes=2, workers=1)
+    assert report[0].cards == 48 and not rec.classifier_tuned  # the recogniser is left as it was
+    beside = tmp_path / "deck-classifier.onnx"
+    assert profile.classifier == beside and beside.is_file() and not work_dir(out).exists()
+    assert profile.meta["fine_tune"]["scenes"] == 3
+    again = load_profile(out)
+    assert again.classifier == beside
+    tuned = Recogniser("hanafuda", backends=("onnxruntime",), profile=out)
+    assert tuned.classifier_tuned and tuned.classifier_file == beside
+    assert accuracy(outcomes(grid.labels, tuned.recognise(grid.image)), 1.0)["accuracy"] == 1.0
+    tuned.use_profile(None)  # back to the shipped classifier
+    assert not tuned.classifier_tuned and tuned.classifier_sha256() == rec.classifier_sha256()

@@ -1,14 +1,17 @@
 """Command lines of recognition: ``fudaba recognise``, ``fudaba enroll``, ``fudaba calibrate``.
 
     recognise IMAGE... [--deck hanafuda|playing] [--profile FILE] [--backend B[,B]] [--models DIR] [--json]
-    enroll --deck hanafuda|playing PHOTO... [--extras] [--practice 300] [--out FILE] [--models DIR]
+    enroll --deck hanafuda|playing PHOTO... [--extras] [--practice 300] [--fine-tune [--minutes 8]] [--out FILE]
+           [--models DIR]
     calibrate --deck hanafuda|playing [--scenes 300] [--seed 900000] [--style A,B] [--art-dir DIR] [--both-ways]
 
 ``recognise`` prints every card of each top-down image (label, confidence, ``?`` when unsure, the
 outline). ``enroll`` builds a deck profile from photos of the deck laid out in the enrolment grid
 (``vision/enrol_grid.py``) and writes it (default ``<deck>-profile.npz``); pass it to ``recognise``
 and to the game with ``--profile``; it also renders ``--practice`` scenes with the photographed
-faces to learn them in play (about a minute for 300 on two cores). ``calibrate`` fits the classifier's temperature and unsure
+faces to learn them in play (about a minute for 300 on two cores); with ``--fine-tune`` (needs the
+``train`` extra) it first trains the shipped classifier on those faces for ``--minutes`` and keeps
+the result beside the profile (``<profile>-classifier.onnx``). ``calibrate`` fits the classifier's temperature and unsure
 threshold on rendered validation scenes and writes them into ``models/<deck>/manifest.json``.
 Exit codes: 0 done, 2 bad input (message on stderr).
 """
@@ -44,6 +47,9 @@ def _parser(command: str) -> argparse.ArgumentParser:
         ap.add_argument("--out", help="profile file to write (default: <deck>-profile.npz)")
         ap.add_argument("--practice", type=int, default=None, metavar="N",
                         help="practice scenes rendered with your deck's faces (default 300; 0: none, fastest)")
+        ap.add_argument("--fine-tune", action="store_true",
+                        help="also train the classifier on your deck's faces (needs the train extra)")
+        ap.add_argument("--minutes", type=float, default=None, help="--fine-tune: training time (default 8)")
     else:
         ap.add_argument("--deck", required=True, choices=("hanafuda", "playing"))
         ap.add_argument("--scenes", type=int, default=300, help="rendered validation scenes")
@@ -101,15 +107,34 @@ def _enroll(args: argparse.Namespace) -> int:
     if scenes:
         print(f"reading the grid, then {scenes} practice scenes with your deck's faces "
               f"(about {max(1, round(scenes * 0.2 / 60))} min on two cores)…", flush=True)
-    profile, report = enrol(rec, args.photos, extras=args.extras, practice_scenes=scenes)
-    out = profile.save(args.out or f"{args.deck}-profile.npz")
+    out = Path(args.out or f"{args.deck}-profile.npz")
+    if args.fine_tune:
+        import importlib.util
+
+        if importlib.util.find_spec("ultralytics") is None:
+            raise ValueError("--fine-tune needs ultralytics and torch: pip install 'fudaba[train]' "
+                             "(or enrol without --fine-tune)")
+        from vision.train.enrol import FINE_TUNE_MINUTES, fine_tune, work_dir
+
+        minutes = FINE_TUNE_MINUTES if args.minutes is None else args.minutes
+        if minutes <= 0:
+            raise ValueError(f"--minutes {args.minutes}: give a training time above 0")
+        print(f"fine-tuning the classifier on your deck for about {minutes:g} min (work in "
+              f"{work_dir(out.with_suffix('.npz'))}; if cut short, the same command continues)…", flush=True)
+        profile, report = fine_tune(rec, args.photos, out, extras=args.extras, minutes=minutes,
+                                    practice_scenes=scenes)
+        out = out.with_suffix(".npz")
+    else:
+        profile, report = enrol(rec, args.photos, extras=args.extras, practice_scenes=scenes)
+        out = profile.save(out)
     for r in report:
         turned = ", read turned 180°" if r.turned else ""
         print(f"{r.photo}: {r.cards} cards; {r.agreed} named right before enrolment{turned}")
     print(f"wrote {out}: {len(profile.embeddings)} references of {int(profile.enrolled.sum())} classes "
           f"(head fitted with {profile.meta['practice_references']} more from {profile.meta['practice_scenes']} "
-          f"practice scenes); "
-          f"use it with --profile {out}")
+          f"practice scenes)"
+          + (f" and its own classifier {profile.classifier.name}" if profile.classifier else "")
+          + f"; use it with --profile {out}")
     return 0
 
 

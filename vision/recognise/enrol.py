@@ -212,12 +212,54 @@ def practice(recogniser: Recogniser, faces: Sequence[dict[str, np.ndarray]], sce
     return np.concatenate(embeddings).astype(np.float32), np.array(labels, np.int32)
 
 
+@dataclass(frozen=True, slots=True, eq=False)
+class GridReading:
+    """One grid photo read: which outline holds which card."""
+
+    photo: str
+    frame: np.ndarray
+    cells: tuple[tuple[GridCell, np.ndarray], ...]
+    """(grid cell, outline in the frame listed from the face's top-left as far as the grid tells)."""
+    agreed: int
+    """Cards the classifier already named right."""
+    turned: bool
+    """The grid was read turned 180° (photo taken from the far side)."""
+
+    def faces(self, deck: str) -> dict[str, np.ndarray]:
+        """Card id → BGRA face cut from the photo (:func:`grid_faces`)."""
+        return grid_faces(self.frame, [(cell.card_id, poly) for cell, poly in self.cells], deck)
+
+
+def read_grid(recogniser: Recogniser, photo: str | Path, extras: bool = False) -> GridReading:
+    """The cards of one grid photo; ValueError naming the photo and the problem."""
+    deck = recogniser.deck
+    names = recogniser.classifier.names
+    frame = cv2.imread(str(photo), cv2.IMREAD_COLOR)
+    if frame is None:
+        raise ValueError(f"{photo}: not an image OpenCV can read")
+    polys = recogniser.outlines(frame, recogniser.detector.detect([frame])[0])
+    try:
+        pairs = assign_grid(polys, deck, extras)
+    except ValueError as e:
+        raise ValueError(f"{photo}: {e}") from None
+    probs = recogniser.classifier.classify(recogniser.classifier.crops(frame, [polys[i] for _, i in pairs])).probs
+    readings = {False: pairs, True: _turned(pairs, deck, extras)}
+    agree = {t: sum(names[int(np.argmax(probs[k]))] == class_of(cell.card_id, True, deck) for k, (cell, _) in enumerate(r))
+             for t, r in readings.items()}
+    turned = agree[True] > agree[False]
+    # the outlines run from the top-left of the grid as photographed: of the face, unless turned
+    cells = tuple((cell, half_turn(polys[i]) if turned else np.asarray(polys[i], np.float64))
+                  for cell, i in readings[turned])
+    return GridReading(str(photo), frame, cells, int(agree[turned]), turned)
+
+
 def enrol(recogniser: Recogniser, photos: Sequence[str | Path], extras: bool = False, seed: int = 0,
           practice_scenes: int | None = None) -> tuple[DeckProfile, list[EnrolledPhoto]]:
     """A deck profile from grid photos (file paths); ValueError naming the photo and the problem.
 
     ``practice_scenes``: scenes rendered with the photographed faces to fit the head on (None:
-    :data:`PRACTICE_SCENES`; 0: the head is fitted to the photos' own references only).
+    :data:`PRACTICE_SCENES`; 0: the head is fitted to the photos' own references only). The
+    profile belongs to the recogniser's current classifier (a fine-tuned one included).
     """
     practice_scenes = PRACTICE_SCENES if practice_scenes is None else practice_scenes
     deck = recogniser.deck
@@ -227,27 +269,12 @@ def enrol(recogniser: Recogniser, photos: Sequence[str | Path], extras: bool = F
     embeddings, labels, report, faces = [], [], [], []
     side = recogniser.classifier.side
     for photo in photos:
-        frame = cv2.imread(str(photo), cv2.IMREAD_COLOR)
-        if frame is None:
-            raise ValueError(f"{photo}: not an image OpenCV can read")
-        polys = recogniser.outlines(frame, recogniser.detector.detect([frame])[0])
-        try:
-            pairs = assign_grid(polys, deck, extras)
-        except ValueError as e:
-            raise ValueError(f"{photo}: {e}") from None
-        crops = recogniser.classifier.crops(frame, [polys[i] for _, i in pairs])
-        probs = recogniser.classifier.classify(crops).probs
-        readings = {False: pairs, True: _turned(pairs, deck, extras)}
-        agree = {t: sum(names[int(np.argmax(probs[k]))] == class_of(cell.card_id, True, deck) for k, (cell, _) in enumerate(r))
-                 for t, r in readings.items()}
-        turned = agree[True] > agree[False]
-        pairs = readings[turned]
-        # the outlines run from the top-left of the grid as photographed: of the face, unless turned
-        faces.append(grid_faces(frame, [(cell.card_id, half_turn(polys[i]) if turned else polys[i])
-                                        for cell, i in pairs], deck))
-        for k, (cell, i) in enumerate(pairs):
+        grid = read_grid(recogniser, photo, extras)
+        frame = grid.frame
+        faces.append(grid.faces(deck))
+        crops = recogniser.classifier.crops(frame, [poly for _, poly in grid.cells])
+        for k, (cell, base) in enumerate(grid.cells):
             label = index[class_of(cell.card_id, True, deck)]
-            base = polys[i]
             variants = []
             for way in (base, half_turn(base)):
                 variants.append(square_crop(frame, way, side))
@@ -262,7 +289,7 @@ def enrol(recogniser: Recogniser, photos: Sequence[str | Path], extras: bool = F
             emb = recogniser.classifier.classify(variants).embeddings
             embeddings.append(emb)
             labels += [label] * len(emb)
-        report.append(EnrolledPhoto(str(photo), len(pairs), int(agree[turned]), turned))
+        report.append(EnrolledPhoto(str(photo), len(grid.cells), grid.agreed, grid.turned))
     emb = np.concatenate(embeddings).astype(np.float32)
     lab = np.array(labels, np.int32)
     p_emb, p_lab = practice(recogniser, faces, practice_scenes, seed) if practice_scenes > 0 else (emb[:0], lab[:0])
@@ -272,5 +299,6 @@ def enrol(recogniser: Recogniser, photos: Sequence[str | Path], extras: bool = F
     head = fit_head(np.concatenate([emb, p_emb]), np.concatenate([lab, p_lab]), len(names), steps=HEAD_STEPS,
                     l2=HEAD_L2, seed=seed)
     # the saved references are the photos' own (the practice ones only shape the head: they are many)
-    profile = DeckProfile(deck, recogniser.classifier_sha256(), names, emb, lab, meta, head)
+    profile = DeckProfile(deck, recogniser.classifier_sha256(), names, emb, lab, meta, head,
+                          recogniser.classifier_file if recogniser.classifier_tuned else None)
     return profile, report

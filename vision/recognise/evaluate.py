@@ -113,19 +113,25 @@ def render_scenes(deck: str, styles: Sequence[str], seeds: Sequence[int], art_di
         yield r.image, r.labels
 
 
-def enrol_rendered_grid(rec, style: str, seed: int, art_dir: str | None = None, folder: str = "/tmp"):
-    """Enrol ``rec``'s deck from one rendered grid photo of ``style`` (written to ``folder``);
-    returns :func:`vision.recognise.enrol.enrol`'s (profile, report)."""
+def rendered_grid_photo(deck: str, style: str, seed: int, art_dir: str | None = None, folder: str = "/tmp") -> Path:
+    """A rendered enrolment-grid photo of ``style`` (written to ``folder``; its path)."""
     import cv2
 
-    from vision.recognise.enrol import enrol
     from vision.synth.artset import find_style
     from vision.synth.fixed_scenes import enrolment_scene
     from vision.synth.scene import render
     from vision.synth.tables import background_textures
 
-    grid = render(enrolment_scene(seed, rec.deck, style, textures=background_textures(art_dir)),
-                  {style: find_style(rec.deck, style, art_dir)})
-    photo = Path(folder) / f"grid-{rec.deck}-{style}-{seed}.png"
+    grid = render(enrolment_scene(seed, deck, style, textures=background_textures(art_dir)),
+                  {style: find_style(deck, style, art_dir)})
+    photo = Path(folder) / f"grid-{deck}-{style}-{seed}.png"
     cv2.imwrite(str(photo), grid.image)
-    return enrol(rec, [photo])
+    return photo
+
+
+def enrol_rendered_grid(rec, style: str, seed: int, art_dir: str | None = None, folder: str = "/tmp"):
+    """Enrol ``rec``'s deck from one rendered grid photo of ``style`` (written to ``folder``);
+    returns :func:`vision.recognise.enrol.enrol`'s (profile, report)."""
+    from vision.recognise.enrol import enrol
+
+    return enrol(rec, [rendered_grid_photo(rec.deck, style, seed, art_dir, folder)])

@@ -6,12 +6,16 @@ the classifier that made it (by the SHA-256 of its ONNX file): another classifie
 live in another space, so loading a profile for a different model is refused.
 
 File format: one ``.npz`` with arrays ``embeddings`` (K × D float32) and ``labels`` (K, int: class
-index), and ``meta`` (a JSON string: deck, classifier hash, class names, photos, when).
+index), ``head_w``/``head_b`` (the head, when fitted) and ``meta`` (a JSON string: deck, classifier
+hash, class names, photos, when). A profile made with a classifier fine-tuned on the deck
+(``fudaba enroll --fine-tune``) also names that classifier's ONNX file (``classifier_file`` in
+``meta``), kept beside the ``.npz`` as ``<name>-classifier.onnx``; recognition then runs it.
 """
 
 from __future__ import annotations
 
 import json
+import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -31,6 +35,8 @@ class DeckProfile:
 
     head: tuple[np.ndarray, np.ndarray] | None = None
     """(W, b): a linear classifier over the enrolled classes fitted to the references (:func:`fit_head`)."""
+    classifier: Path | None = None
+    """The ONNX classifier fine-tuned on this deck the embeddings come from; None: the shipped one."""
 
     def class_scores(self, embeddings: np.ndarray) -> tuple[np.ndarray, float]:
         """(N, classes) scores and the temperature to divide them by: the head's logits (temperature 1)
@@ -64,6 +70,13 @@ class DeckProfile:
             path = path.with_suffix(".npz")
         path.parent.mkdir(parents=True, exist_ok=True)
         meta = {**self.meta, "deck": self.deck, "classifier_sha256": self.classifier_sha256, "names": list(self.names)}
+        meta.pop("classifier_file", None)
+        if self.classifier is not None:
+            beside = path.with_name(f"{path.stem}-classifier.onnx")
+            beside.parent.mkdir(parents=True, exist_ok=True)
+            if Path(self.classifier).resolve() != beside.resolve():
+                shutil.copyfile(self.classifier, beside)
+            meta["classifier_file"] = beside.name
         head = {} if self.head is None else {"head_w": self.head[0].astype(np.float32),
                                              "head_b": self.head[1].astype(np.float32)}
         np.savez_compressed(path, embeddings=self.embeddings.astype(np.float32), labels=self.labels.astype(np.int32),
@@ -83,7 +96,13 @@ def load_profile(path: str | Path) -> DeckProfile:
         raise ValueError(f"{path}: not a deck profile ({e})") from None
     if emb.ndim != 2 or len(emb) != len(labels):
         raise ValueError(f"{path}: embeddings and labels disagree")
-    return DeckProfile(meta["deck"], meta["classifier_sha256"], tuple(meta["names"]), emb, labels, meta, head)
+    classifier = None
+    if meta.get("classifier_file"):
+        classifier = path.parent / meta["classifier_file"]
+        if not classifier.is_file():
+            raise ValueError(f"{path}: its fine-tuned classifier {classifier.name} is missing; keep it beside the profile")
+    return DeckProfile(meta["deck"], meta["classifier_sha256"], tuple(meta["names"]), emb, labels, meta, head,
+                       classifier)
 
 
 def fit_head(embeddings: np.ndarray, labels: np.ndarray, n_classes: int, steps: int = 400, lr: float = 0.05,

@@ -103,6 +103,12 @@ class Recogniser:
         self.classifier = CardClassifier(load_network(m.classifier_stem, backends), cls["names"], cls["side"],
                                          float(m.calibration.get("temperature", 1.0)),
                                          bool(m.calibration.get("both_ways", False)))
+        self._shipped_classifier = self.classifier
+        self._backends = tuple(backends) if backends else None
+        self.classifier_file: Path = m.classifier_stem.with_suffix(".onnx")
+        """The ONNX file of the classifier in use (the shipped one, or one fine-tuned on a deck)."""
+        self.classifier_tuned = False
+        """Whether the classifier in use is one fine-tuned on a deck (:meth:`use_classifier`)."""
         self.unsure_below = float(m.calibration.get("unsure_below", 0.5))
         self.profile_weight = float(m.profile.get("weight", 0.8))
         self.profile_tau = float(m.profile.get("tau", 0.05))
@@ -130,20 +136,45 @@ class Recogniser:
         return self.classifier.network.backend
 
     def classifier_sha256(self) -> str:
-        onnx = self.manifest.classifier_stem.with_suffix(".onnx")
-        return self.manifest.classifier.get("sha256") or file_sha256(onnx)
+        """SHA-256 of the classifier in use (a profile's embeddings belong to it)."""
+        if self.classifier_tuned:
+            return file_sha256(self.classifier_file)
+        return self.manifest.classifier.get("sha256") or file_sha256(self.classifier_file)
+
+    def use_classifier(self, onnx: str | Path | None) -> None:
+        """Classify with this ONNX classifier (one fine-tuned on a deck: same classes and input side)
+        from now on; None: the shipped one again."""
+        if onnx is None:
+            self.classifier = self._shipped_classifier
+            self.classifier_file = self.manifest.classifier_stem.with_suffix(".onnx")
+            self.classifier_tuned = False
+            return
+        onnx = Path(onnx)
+        order = tuple(b for b in (self._backends or ("onnxruntime", "openvino", "torch")) if b != "torch")
+        network = load_network(onnx.with_suffix(""), order + ("onnxruntime",) if "onnxruntime" not in order else order)
+        base = self._shipped_classifier
+        self.classifier = CardClassifier(network, base.names, base.side, base.temperature, base.both_ways)
+        self.classifier_file = onnx
+        self.classifier_tuned = True
 
     def use_profile(self, profile: DeckProfile | str | Path | None) -> None:
-        """Recognise with this deck profile from now on (None: without one)."""
+        """Recognise with this deck profile from now on (None: without one); a profile with its own
+        fine-tuned classifier brings that classifier in."""
         if profile is not None and not isinstance(profile, DeckProfile):
             profile = load_profile(profile)
+        before = (self.classifier, self.classifier_file, self.classifier_tuned)
+        self.use_classifier(profile.classifier if profile is not None else None)
         if profile is not None:
+            problem = None
             if profile.deck != self.deck:
-                raise ValueError(f"profile is for {profile.deck}, not {self.deck}")
-            if profile.classifier_sha256 != self.classifier_sha256():
-                raise ValueError("profile was made with another classifier; enrol the deck again")
-            if tuple(profile.names) != self.classifier.names:
-                raise ValueError("profile's class names differ from the classifier's")
+                problem = f"profile is for {profile.deck}, not {self.deck}"
+            elif profile.classifier_sha256 != self.classifier_sha256():
+                problem = "profile was made with another classifier; enrol the deck again"
+            elif tuple(profile.names) != self.classifier.names:
+                problem = "profile's class names differ from the classifier's"
+            if problem:
+                self.classifier, self.classifier_file, self.classifier_tuned = before
+                raise ValueError(problem)
         self.profile = profile
 
     def outlines(self, frame: np.ndarray, detections: Sequence[Detection]) -> list[np.ndarray]:

@@ -1,0 +1,101 @@
+"""Deck enrolment with a fine-tune: the shipped classifier trained a few minutes more on the user's deck.
+
+The faces cut from the grid photos (:func:`vision.recognise.enrol.read_grid`) become art styles;
+``train classify`` renders practice scenes with them and fine-tunes the shipped classifier's
+``.pt`` on their crops (offline, like every run, :mod:`vision.train.offline`); ``train ship``
+exports it to ONNX with its embedding output; then :func:`vision.recognise.enrol.enrol` builds the
+profile with that classifier, which the profile names and keeps beside its ``.npz``.
+
+The work lives in ``<profile>-work/`` until the profile is written: a run cut short (a closed
+laptop) continues from its last epoch when the same command is given again. Needs the ``train``
+extra (ultralytics, torch); recognition with the result needs only ONNX Runtime.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Sequence
+from pathlib import Path
+
+import cv2
+
+from vision.recognise.enrol import EnrolledPhoto, enrol, read_grid
+from vision.recognise.profile import DeckProfile
+from vision.recognise.recogniser import Recogniser
+
+FINE_TUNE_SCENES = 300
+"""Scenes rendered with the deck's faces for the fine-tune (about 20 crops each)."""
+FINE_TUNE_SEED = 95_000_000
+"""First scene seed of the fine-tune's renders (≡ 0 mod 10: never a test-split seed)."""
+FINE_TUNE_MINUTES = 8.0
+"""Training time; the schedule (at most :data:`FINE_TUNE_EPOCHS` epochs) is fitted to it."""
+FINE_TUNE_EPOCHS = 10
+
+
+def work_dir(out: Path) -> Path:
+    """Where the fine-tune of the profile ``out`` keeps its run until the profile is written."""
+    return out.with_name(f"{out.stem}-work")
+
+
+def fine_tune(recogniser: Recogniser, photos: Sequence[str | Path], out: str | Path, extras: bool = False,
+              minutes: float = FINE_TUNE_MINUTES, scenes: int = FINE_TUNE_SCENES, practice_scenes: int | None = None,
+              seed: int = 0, workers: int = 2) -> tuple[DeckProfile, list[EnrolledPhoto]]:
+    """Fine-tune ``recogniser``'s shipped classifier on the deck of the grid ``photos``, then enrol
+    with it; returns the profile (saved to ``out`` with its classifier beside it) and the report.
+
+    ValueError naming the photo and the problem for a photo that is not the grid.
+    """
+    from vision.train import cli, recipe
+
+    out = Path(out)
+    if out.suffix != ".npz":
+        out = out.with_suffix(".npz")
+    deck = recogniser.deck
+    recogniser.use_profile(None)
+    grids = [read_grid(recogniser, p, extras) for p in photos]
+    work = work_dir(out)
+    art = work / "art" / deck
+    styles = []
+    for k, grid in enumerate(grids):
+        folder = art / f"enrolled-{k}" / "png"
+        folder.mkdir(parents=True, exist_ok=True)
+        for card_id, face in grid.faces(deck).items():
+            cv2.imwrite(str(folder / f"{card_id}.png"), face)
+        styles.append(f"enrolled-{k}")
+    run = work / "run"
+    weights = recogniser.manifest.classifier_stem.with_suffix(".pt")
+    if not weights.is_file():
+        raise ValueError(f"{weights}: the shipped classifier's weights are needed to fine-tune it")
+    last = run / "weights" / "last.pt"
+    if last.is_file() and recipe.checkpoint_epoch(last) >= 0:
+        code = cli.main(["classify", "--out", str(run), "--resume"])
+    elif not last.is_file():
+        shutil.rmtree(run, ignore_errors=True)  # cut short while rendering: start again
+        code = cli.main(["classify", "--deck", deck, "--render", str(scenes), "--seed", str(FINE_TUNE_SEED),
+                         "--style", ",".join(styles), "--art-dir", str(work / "art"), "--weights", str(weights),
+                         "--imgsz", str(recogniser.classifier.side), "--batch", "64",
+                         "--epochs", str(FINE_TUNE_EPOCHS), "--time", f"{minutes / 60:.4f}",
+                         "--render-workers", str(workers), "--no-plots", "--out", str(run)])
+    else:
+        code = 0  # trained already; the profile was not written yet
+    if code != 0:
+        raise ValueError(f"fine-tuning failed (exit {code}); run the same command again to continue from {run}")
+    models = work / "models"
+    if cli.main(["ship", str(run), "--deck", deck, "--models", str(models)]) != 0:
+        raise ValueError(f"could not export the fine-tuned classifier of {run}")
+    recogniser.use_classifier(models / deck / "classifier.onnx")
+    profile, report = enrol(recogniser, photos, extras=extras, seed=seed, practice_scenes=practice_scenes)
+    profile = _with_meta(profile, {"fine_tune": {"scenes": scenes, "minutes": minutes, "seed": FINE_TUNE_SEED,
+                                                 "base_classifier": recogniser.manifest.classifier.get("sha256")}})
+    profile.save(out)
+    shutil.rmtree(work, ignore_errors=True)
+    recogniser.use_classifier(None)
+    from vision.recognise.profile import load_profile
+
+    return load_profile(out), report
+
+
+def _with_meta(profile: DeckProfile, extra: dict) -> DeckProfile:
+    from dataclasses import replace
+
+    return replace(profile, meta={**profile.meta, **extra})
