@@ -136,6 +136,10 @@ def test_enrolment_end_to_end(rec, grid_photo, tmp_path, capsys):
     with_profile = Recogniser("hanafuda", backends=("onnxruntime",), profile=out)
     items = outcomes(labels, with_profile.recognise(cv2.imread(str(photo))))
     assert accuracy(items, 1.0)["accuracy"] == 1.0
+    # practice scene 4 of 0-5 was kept out of the head's fit to set the profile's own unsure threshold
+    cal = profile.meta["calibration"]
+    assert 0 < cal["cards"] < profile.meta["practice_references"] and 0.0 < profile.meta["unsure_below"] <= 1.0
+    assert with_profile.card_unsure_below == profile.meta["unsure_below"] != rec.card_unsure_below
 
 
 def test_faces_cut_from_a_grid_photo_are_the_cards_art(rec, grid_photo):

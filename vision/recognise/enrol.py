@@ -18,7 +18,7 @@ from __future__ import annotations
 import datetime as _dt
 import tempfile
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import cv2
@@ -26,8 +26,9 @@ import numpy as np
 
 from vision.cardcrop import half_turn, jitter_polygon, square_crop
 from vision.enrol_grid import GRID_COLUMNS, GRID_ROWS, GridCell, enrol_grid
+from vision.recognise.calibrate import sure_threshold
 from vision.recognise.evaluate import match
-from vision.recognise.profile import DeckProfile, fit_head
+from vision.recognise.profile import DeckProfile, blend, fit_head
 from vision.recognise.recogniser import CARD_ASPECT, Recogniser
 from vision.synth.artset import find_style
 from vision.synth.classes import class_of
@@ -42,6 +43,8 @@ PRACTICE_SCENES = 300
 """Practice scenes rendered with the enrolled faces (about 13 cards seen in each)."""
 PRACTICE_SEED = 90_000_000
 """First practice-scene seed; practice seeds are ≡ 0 (mod 10), never a test-split seed (≡ 9)."""
+CALIBRATION_EVERY = 5
+"""Every fifth practice scene is kept out of the head's fit to set the profile's unsure threshold."""
 PRACTICE_MIN_VISIBLE = 0.3
 """Least visible fraction of a practice card used as a reference."""
 FACE_HEIGHT = 320
@@ -170,9 +173,23 @@ def grid_faces(frame: np.ndarray, faces: Sequence[tuple[str, np.ndarray]], deck:
     return out
 
 
+@dataclass(frozen=True, slots=True)
+class Practice:
+    """What the classifier made of the enrolled cards in rendered practice scenes."""
+
+    embeddings: np.ndarray
+    """(N, D) normalised embeddings."""
+    labels: np.ndarray
+    """(N,) true class indices."""
+    probs: np.ndarray
+    """(N, classes) the network's calibrated probabilities."""
+    scenes: np.ndarray
+    """(N,) the practice scene (0 …) each card was seen in."""
+
+
 def practice(recogniser: Recogniser, faces: Sequence[dict[str, np.ndarray]], scenes: int = PRACTICE_SCENES,
-             seed: int = 0, textures: tuple[str, ...] = ()) -> tuple[np.ndarray, np.ndarray]:
-    """(embeddings, class indices) of the enrolled cards in ``scenes`` rendered practice scenes.
+             seed: int = 0, textures: tuple[str, ...] = ()) -> Practice:
+    """The enrolled cards as the recogniser sees them in ``scenes`` rendered practice scenes.
 
     Each dict of ``faces`` (card id → BGRA face, one per photo) is an art style; every scene draws
     one of them. Cards are found by the recogniser's own detector and outlined as at run time;
@@ -183,7 +200,7 @@ def practice(recogniser: Recogniser, faces: Sequence[dict[str, np.ndarray]], sce
     deck = recogniser.deck
     index = {n: i for i, n in enumerate(recogniser.classifier.names)}
     enrolled = {class_of(cid, True, deck) for f in faces for cid in f}
-    embeddings, labels = [], []
+    embeddings, labels, probs, seen = [], [], [], []
     with tempfile.TemporaryDirectory(prefix="fudaba-enrol-") as tmp:
         names = []
         for k, style_faces in enumerate(faces):
@@ -204,12 +221,16 @@ def practice(recogniser: Recogniser, faces: Sequence[dict[str, np.ndarray]], sce
                      if i is not None]
             if not pairs:
                 continue
-            emb = recogniser.classifier.classify(recogniser.classifier.crops(r.image, [p for _, p in pairs])).embeddings
-            embeddings.append(emb)
+            sc = recogniser.classifier.classify(recogniser.classifier.crops(r.image, [p for _, p in pairs]))
+            embeddings.append(sc.embeddings)
+            probs.append(sc.probs)
             labels += [index[class_of(t.card_id, True, deck)] for t, _ in pairs]
+            seen += [k] * len(pairs)
     if not embeddings:
-        return np.zeros((0, 0), np.float32), np.zeros(0, np.int32)
-    return np.concatenate(embeddings).astype(np.float32), np.array(labels, np.int32)
+        n = len(recogniser.classifier.names)
+        return Practice(np.zeros((0, 0), np.float32), np.zeros(0, np.int32), np.zeros((0, n)), np.zeros(0, np.int32))
+    return Practice(np.concatenate(embeddings).astype(np.float32), np.array(labels, np.int32),
+                    np.concatenate(probs), np.array(seen, np.int32))
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -292,13 +313,34 @@ def enrol(recogniser: Recogniser, photos: Sequence[str | Path], extras: bool = F
         report.append(EnrolledPhoto(str(photo), len(grid.cells), grid.agreed, grid.turned))
     emb = np.concatenate(embeddings).astype(np.float32)
     lab = np.array(labels, np.int32)
-    p_emb, p_lab = practice(recogniser, faces, practice_scenes, seed) if practice_scenes > 0 else (emb[:0], lab[:0])
     meta = {"photos": [str(p) for p in photos], "created": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
             "extras": extras, "copies": COPIES, "jitter": JITTER, "augmented": AUGMENTED,
-            "practice_scenes": practice_scenes, "practice_references": len(p_lab)}
+            "practice_scenes": practice_scenes, "practice_references": 0}
+    seen = practice(recogniser, faces, practice_scenes, seed) if practice_scenes > 0 else None
+    fit_on = np.zeros(0, bool) if seen is None else seen.scenes % CALIBRATION_EVERY != CALIBRATION_EVERY - 1
+    p_emb = emb[:0] if seen is None else seen.embeddings[fit_on]
+    p_lab = lab[:0] if seen is None else seen.labels[fit_on]
+    meta["practice_references"] = len(p_lab)
     head = fit_head(np.concatenate([emb, p_emb]), np.concatenate([lab, p_lab]), len(names), steps=HEAD_STEPS,
                     l2=HEAD_L2, seed=seed)
     # the saved references are the photos' own (the practice ones only shape the head: they are many)
     profile = DeckProfile(deck, recogniser.classifier_sha256(), names, emb, lab, meta, head,
                           recogniser.classifier_file if recogniser.classifier_tuned else None)
+    if seen is not None and (~fit_on).any():
+        profile = replace(profile, meta={**meta, **calibrate_unsure(
+            recogniser, profile, seen.embeddings[~fit_on], seen.probs[~fit_on], seen.labels[~fit_on])})
     return profile, report
+
+
+def calibrate_unsure(recogniser: Recogniser, profile: DeckProfile, embeddings: np.ndarray, probs: np.ndarray,
+                     labels: np.ndarray) -> dict:
+    """``unsure_below`` for recognition with ``profile``: the :func:`sure_threshold` of its blended
+    confidences on practice cards its head was not fitted to, at the manifest's calibration target."""
+    sims, temperature = profile.class_scores(embeddings)
+    p = blend(probs, sims, profile.enrolled, recogniser.profile_weight, temperature or recogniser.profile_tau)
+    conf, right = p.max(axis=1), p.argmax(axis=1) == labels
+    target = float(recogniser.manifest.calibration.get("target", 0.995))
+    threshold = sure_threshold(conf, right, target)
+    return {"unsure_below": round(threshold, 4), "calibration": {
+        "cards": int(len(labels)), "accuracy": round(float(right.mean()), 4), "target": target,
+        "sure_fraction": round(float((conf >= threshold).mean()), 4)}}

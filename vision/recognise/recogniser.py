@@ -177,6 +177,14 @@ class Recogniser:
                 raise ValueError(problem)
         self.profile = profile
 
+    @property
+    def card_unsure_below(self) -> float:
+        """Confidence under which a whole-card answer is unsure: the profile's own threshold
+        (set at enrolment) when a profile with one is loaded, else the manifest's calibration."""
+        if self.profile is not None and "unsure_below" in self.profile.meta:
+            return float(self.profile.meta["unsure_below"])
+        return self.unsure_below
+
     def outlines(self, frame: np.ndarray, detections: Sequence[Detection]) -> list[np.ndarray]:
         """Oriented outlines of ``detections`` in ``frame``."""
         if not detections:
@@ -229,6 +237,6 @@ class Recogniser:
         return RecognisedCard(
             label=label, card_ids=self._ids.get(label, ()), face_up=label != self._back,
             polygon=tuple((float(x), float(y)) for x, y in poly), box=d.box, confidence=conf,
-            unsure=conf < self.unsure_below, detection_score=d.score, detector_face_up=d.face_up,
+            unsure=conf < self.card_unsure_below, detection_score=d.score, detector_face_up=d.face_up,
             alternatives=tuple((self.classifier.names[int(i)], float(p[i])) for i in order[1:4]),
         )
