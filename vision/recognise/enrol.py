@@ -173,6 +173,13 @@ def grid_faces(frame: np.ndarray, faces: Sequence[tuple[str, np.ndarray]], deck:
     return out
 
 
+def save_faces(faces: dict[str, np.ndarray], folder: Path) -> None:
+    """Write faces as an art style folder (``<card id>.png``, :mod:`vision.synth.artset`)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for card_id, face in faces.items():
+        cv2.imwrite(str(folder / f"{card_id}.png"), face)
+
+
 @dataclass(frozen=True, slots=True)
 class Practice:
     """What the classifier made of the enrolled cards in rendered practice scenes."""
@@ -204,10 +211,7 @@ def practice(recogniser: Recogniser, faces: Sequence[dict[str, np.ndarray]], sce
     with tempfile.TemporaryDirectory(prefix="fudaba-enrol-") as tmp:
         names = []
         for k, style_faces in enumerate(faces):
-            folder = Path(tmp) / deck / f"enrolled-{k}"
-            folder.mkdir(parents=True)
-            for cid, face in style_faces.items():
-                cv2.imwrite(str(folder / f"{cid}.png"), face)
+            save_faces(style_faces, Path(tmp) / deck / f"enrolled-{k}")
             names.append(f"enrolled-{k}")
         styles = {n: find_style(deck, n, tmp) for n in names}
         for k in range(scenes):
@@ -317,6 +321,8 @@ def enrol(recogniser: Recogniser, photos: Sequence[str | Path], extras: bool = F
             "extras": extras, "copies": COPIES, "jitter": JITTER, "augmented": AUGMENTED,
             "practice_scenes": practice_scenes, "practice_references": 0}
     seen = practice(recogniser, faces, practice_scenes, seed) if practice_scenes > 0 else None
+    if seen is not None and not len(seen.labels):
+        seen = None  # the detector found none of the cards in the practice scenes
     fit_on = np.zeros(0, bool) if seen is None else seen.scenes % CALIBRATION_EVERY != CALIBRATION_EVERY - 1
     p_emb = emb[:0] if seen is None else seen.embeddings[fit_on]
     p_lab = lab[:0] if seen is None else seen.labels[fit_on]

@@ -15,18 +15,17 @@ from __future__ import annotations
 
 import shutil
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
-import cv2
-
-from vision.recognise.enrol import EnrolledPhoto, enrol, read_grid
-from vision.recognise.profile import DeckProfile
+from vision.recognise.enrol import EnrolledPhoto, enrol, read_grid, save_faces
+from vision.recognise.profile import DeckProfile, load_profile
 from vision.recognise.recogniser import Recogniser
 
 FINE_TUNE_SCENES = 300
 """Scenes rendered with the deck's faces for the fine-tune (about 20 crops each)."""
 FINE_TUNE_SEED = 95_000_000
-"""First scene seed of the fine-tune's renders (≡ 0 mod 10: never a test-split seed)."""
+"""First scene seed of the fine-tune's renders (of the deck's own faces; far from the seeds the bench tests on)."""
 FINE_TUNE_MINUTES = 8.0
 """Training time; the schedule (at most :data:`FINE_TUNE_EPOCHS` epochs) is fitted to it."""
 FINE_TUNE_EPOCHS = 10
@@ -57,10 +56,7 @@ def fine_tune(recogniser: Recogniser, photos: Sequence[str | Path], out: str | P
     art = work / "art" / deck
     styles = []
     for k, grid in enumerate(grids):
-        folder = art / f"enrolled-{k}" / "png"
-        folder.mkdir(parents=True, exist_ok=True)
-        for card_id, face in grid.faces(deck).items():
-            cv2.imwrite(str(folder / f"{card_id}.png"), face)
+        save_faces(grid.faces(deck), art / f"enrolled-{k}")
         styles.append(f"enrolled-{k}")
     run = work / "run"
     weights = recogniser.manifest.classifier_stem.with_suffix(".pt")
@@ -90,12 +86,8 @@ def fine_tune(recogniser: Recogniser, photos: Sequence[str | Path], out: str | P
     profile.save(out)
     shutil.rmtree(work, ignore_errors=True)
     recogniser.use_classifier(None)
-    from vision.recognise.profile import load_profile
-
     return load_profile(out), report
 
 
 def _with_meta(profile: DeckProfile, extra: dict) -> DeckProfile:
-    from dataclasses import replace
-
     return replace(profile, meta={**profile.meta, **extra})
