@@ -90,3 +90,21 @@ def test_validation_seeds_and_box_overlap():
     assert val_seeds(900000, 3) == [900008, 900018, 900028]
     assert box_iou((0, 0, 10, 10), (5, 0, 15, 10)) == pytest.approx(1 / 3)
     assert box_iou((0, 0, 1, 1), (2, 2, 3, 3)) == 0
+
+
+def test_a_fine_tune_continues_only_the_work_of_the_same_photos(tmp_path):
+    from vision.train.enrol import prepare_work
+
+    a, b = tmp_path / "a.png", tmp_path / "b.png"
+    a.write_bytes(b"grid one")
+    b.write_bytes(b"grid two")
+    out = tmp_path / "deck.npz"
+    work = prepare_work(out, "hanafuda", [a], 300)
+    assert work == tmp_path / "deck-work"
+    (work / "run").mkdir()
+    assert prepare_work(out, "hanafuda", [a], 300) == work and (work / "run").is_dir()  # same photos: kept
+    prepare_work(out, "hanafuda", [b], 300)
+    assert not (work / "run").exists()  # other photos: started afresh
+    (work / "run").mkdir()
+    prepare_work(out, "hanafuda", [b], 100)
+    assert not (work / "run").exists()  # another scene count: afresh too

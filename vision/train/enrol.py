@@ -7,18 +7,21 @@ exports it to ONNX with its embedding output; then :func:`vision.recognise.enrol
 profile with that classifier, which the profile names and keeps beside its ``.npz``.
 
 The work lives in ``<profile>-work/`` until the profile is written: a run cut short (a closed
-laptop) continues from its last epoch when the same command is given again. Needs the ``train``
+laptop) continues from its last epoch when the same command is given again (the same photos, by
+their SHA-256; a work folder left by other photos is started afresh). Needs the ``train``
 extra (ultralytics, torch); recognition with the result needs only ONNX Runtime.
 """
 
 from __future__ import annotations
 
+import json
 import shutil
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
 from vision.recognise.enrol import EnrolledPhoto, enrol, read_grid, save_faces
+from vision.recognise.manifest import file_sha256
 from vision.recognise.profile import DeckProfile, load_profile
 from vision.recognise.recogniser import Recogniser
 
@@ -27,13 +30,26 @@ FINE_TUNE_SCENES = 300
 FINE_TUNE_SEED = 95_000_000
 """First scene seed of the fine-tune's renders (of the deck's own faces; far from the seeds the bench tests on)."""
 FINE_TUNE_MINUTES = 8.0
-"""Training time; the schedule (at most :data:`FINE_TUNE_EPOCHS` epochs) is fitted to it."""
+"""Training time; the epoch count (:data:`FINE_TUNE_EPOCHS` planned) is refitted to it."""
 FINE_TUNE_EPOCHS = 10
 
 
 def work_dir(out: Path) -> Path:
     """Where the fine-tune of the profile ``out`` keeps its run until the profile is written."""
     return out.with_name(f"{out.stem}-work")
+
+
+def prepare_work(out: Path, deck: str, photos: Sequence[str | Path], scenes: int) -> Path:
+    """The work folder of the fine-tune of ``out``, kept when it holds a fine-tune of the same photos
+    (SHA-256 of each file), deck and scene count, else emptied (another fine-tune's leftovers)."""
+    work = work_dir(out)
+    same = json.dumps({"deck": deck, "photos": [file_sha256(Path(p)) for p in photos], "scenes": scenes})
+    stamp = work / "photos.json"
+    if work.exists() and (not stamp.is_file() or stamp.read_text(encoding="utf-8") != same):
+        shutil.rmtree(work)
+    work.mkdir(parents=True, exist_ok=True)
+    stamp.write_text(same, encoding="utf-8")
+    return work
 
 
 def fine_tune(recogniser: Recogniser, photos: Sequence[str | Path], out: str | Path, extras: bool = False,
@@ -52,7 +68,7 @@ def fine_tune(recogniser: Recogniser, photos: Sequence[str | Path], out: str | P
     deck = recogniser.deck
     recogniser.use_profile(None)
     grids = [read_grid(recogniser, p, extras) for p in photos]
-    work = work_dir(out)
+    work = prepare_work(out, deck, photos, scenes)
     art = work / "art" / deck
     styles = []
     for k, grid in enumerate(grids):
@@ -80,12 +96,14 @@ def fine_tune(recogniser: Recogniser, photos: Sequence[str | Path], out: str | P
     if cli.main(["ship", str(run), "--deck", deck, "--models", str(models)]) != 0:
         raise ValueError(f"could not export the fine-tuned classifier of {run}")
     recogniser.use_classifier(models / deck / "classifier.onnx")
-    profile, report = enrol(recogniser, photos, extras=extras, seed=seed, practice_scenes=practice_scenes)
-    profile = _with_meta(profile, {"fine_tune": {"scenes": scenes, "minutes": minutes, "seed": FINE_TUNE_SEED,
-                                                 "base_classifier": recogniser.manifest.classifier.get("sha256")}})
-    profile.save(out)
+    try:
+        profile, report = enrol(recogniser, photos, extras=extras, seed=seed, practice_scenes=practice_scenes)
+        profile = _with_meta(profile, {"fine_tune": {"scenes": scenes, "minutes": minutes, "seed": FINE_TUNE_SEED,
+                                                     "base_classifier": recogniser.manifest.classifier.get("sha256")}})
+        profile.save(out)
+    finally:
+        recogniser.use_classifier(None)
     shutil.rmtree(work, ignore_errors=True)
-    recogniser.use_classifier(None)
     return load_profile(out), report
 
 
