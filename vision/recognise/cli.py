@@ -104,9 +104,8 @@ def _enroll(args: argparse.Namespace) -> int:
     from vision.recognise.enrol import PRACTICE_SCENES
 
     scenes = PRACTICE_SCENES if args.practice is None else args.practice
-    if scenes:
-        print(f"reading the grid, then {scenes} practice scenes with your deck's faces "
-              f"(about {max(1, round(scenes * 0.2 / 60))} min on two cores)…", flush=True)
+    practice = (f"{scenes} practice scenes with your deck's faces (about {max(1, round(scenes * 0.2 / 60))} min "
+                "on two cores)") if scenes else ""
     out = Path(args.out or f"{args.deck}-profile.npz")
     if args.fine_tune:
         import importlib.util
@@ -119,12 +118,15 @@ def _enroll(args: argparse.Namespace) -> int:
         minutes = FINE_TUNE_MINUTES if args.minutes is None else args.minutes
         if minutes <= 0:
             raise ValueError(f"--minutes {args.minutes}: give a training time above 0")
-        print(f"fine-tuning the classifier on your deck for about {minutes:g} min (work in "
-              f"{work_dir(out.with_suffix('.npz'))}; if cut short, the same command continues)…", flush=True)
+        print(f"reading the grid, fine-tuning the classifier on your deck's faces for about {minutes:g} min "
+              f"(work in {work_dir(out.with_suffix('.npz'))}; if cut short, the same command continues)"
+              + (f", then {practice}" if practice else "") + "…", flush=True)
         profile, report = fine_tune(rec, args.photos, out, extras=args.extras, minutes=minutes,
                                     practice_scenes=scenes)
         out = out.with_suffix(".npz")
     else:
+        if practice:
+            print(f"reading the grid, then {practice}…", flush=True)
         profile, report = enrol(rec, args.photos, extras=args.extras, practice_scenes=scenes)
         out = profile.save(out)
     for r in report:

@@ -104,7 +104,8 @@ def fine_tune(recogniser: Recogniser, photos: Sequence[str | Path], out: str | P
     finally:
         recogniser.use_classifier(None)
     shutil.rmtree(work, ignore_errors=True)
-    return load_profile(out), report
+    # "named right before enrolment": by the shipped classifier, not the fine-tuned one
+    return load_profile(out), [replace(r, agreed=g.agreed) for r, g in zip(report, grids, strict=True)]
 
 
 def _with_meta(profile: DeckProfile, extra: dict) -> DeckProfile:
