@@ -73,7 +73,6 @@ class DeckProfile:
         meta.pop("classifier_file", None)
         if self.classifier is not None:
             beside = path.with_name(f"{path.stem}-classifier.onnx")
-            beside.parent.mkdir(parents=True, exist_ok=True)
             if Path(self.classifier).resolve() != beside.resolve():
                 shutil.copyfile(self.classifier, beside)
             meta["classifier_file"] = beside.name

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.recognise.backends import load_network
+from vision.recognise.backends import DEFAULT_ORDER, load_network
 from vision.recognise.classifier import CardClassifier
 from vision.recognise.corners import IndexParams, IndexReader, merge
 from vision.recognise.detector import CardDetector, Detection
@@ -150,8 +150,9 @@ class Recogniser:
             self.classifier_tuned = False
             return
         onnx = Path(onnx)
-        order = tuple(b for b in (self._backends or ("onnxruntime", "openvino", "torch")) if b != "torch")
-        network = load_network(onnx.with_suffix(""), order + ("onnxruntime",) if "onnxruntime" not in order else order)
+        # only an ONNX file is kept: the asked backends that read it, ONNX Runtime last of all
+        order = tuple(dict.fromkeys([b for b in self._backends or DEFAULT_ORDER if b != "torch"] + ["onnxruntime"]))
+        network = load_network(onnx.with_suffix(""), order)
         base = self._shipped_classifier
         self.classifier = CardClassifier(network, base.names, base.side, base.temperature, base.both_ways)
         self.classifier_file = onnx

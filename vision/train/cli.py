@@ -248,7 +248,8 @@ def _index_tune(args: argparse.Namespace) -> int:
           f"with detector conf {result['conf']}, min_prob {result['min_prob']}, card_weight {result['card_weight']}, "
           f"{result['turns']} view(s) per index, unread cards kept from confidence {result['unread_min']} "
           f"(readable from {result['readable_px']} px, in close-ups from {result['close_px']} px), "
-          f"readings split from confidence {result['split_prob']}, unsure below {result['unsure_below']}; written to {rec.manifest.folder / 'manifest.json'}")
+          f"readings split from confidence {result['split_prob']}, unsure below {result['unsure_below']}; "
+          f"written to {rec.manifest.folder / 'manifest.json'}")
     return 0
 
 
