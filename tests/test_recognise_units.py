@@ -10,9 +10,10 @@ pytest.importorskip("cv2")
 from vision.cardcrop import half_turn, jitter_polygon, square_crop, upright  # noqa: E402
 from vision.recognise.calibrate import fit, val_seeds  # noqa: E402
 from vision.recognise.classifier import temper  # noqa: E402
-from vision.recognise.evaluate import box_iou  # noqa: E402
+from vision.recognise.evaluate import box_iou, match  # noqa: E402
 from vision.recognise.geometry import box_angle, rectangle  # noqa: E402
 from vision.recognise.profile import blend  # noqa: E402
+from vision.synth.labels import CardLabel  # noqa: E402
 
 R = 54 / 87
 
@@ -90,6 +91,24 @@ def test_validation_seeds_and_box_overlap():
     assert val_seeds(900000, 3) == [900008, 900018, 900028]
     assert box_iou((0, 0, 10, 10), (5, 0, 15, 10)) == pytest.approx(1 / 3)
     assert box_iou((0, 0, 1, 1), (2, 2, 3, 3)) == 0
+
+
+def _truth(box, visible: float) -> CardLabel:
+    x0, y0, x1, y1 = box
+    return CardLabel("1-1", True, ((x0, y0), (x1, y0), (x1, y1), (x0, y1)), box, visible, 0)
+
+
+def test_a_card_seen_whole_claims_the_box_before_the_card_it_covers():
+    # a card squarely on top of another that shows a sliver: the one detection overlaps the hidden
+    # card's box more, yet it is the card on top that the detection found
+    on_top, under = _truth((10, 10, 60, 90), 1.0), _truth((10, 10, 62, 91), 0.02)
+    detection = (11, 10, 62, 91)
+    assert box_iou(detection, under.box) > box_iou(detection, on_top.box) >= 0.5
+    assert match([detection], [under, on_top]) == [None, 0]
+    # within a tier the best overlap still wins, and a second box goes to the card under
+    half = _truth((10, 10, 62, 91), 0.5)
+    assert match([detection, (10, 10, 60, 90)], [half, on_top]) == [0, 1]
+    assert match([detection, (40, 40, 50, 50)], [under, on_top]) == [None, 0]
 
 
 def test_a_fine_tune_continues_only_the_work_of_the_same_photos(tmp_path):

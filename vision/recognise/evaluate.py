@@ -1,10 +1,14 @@
 """Scoring recognition against rendered truth: which prediction is which true card, and how often it is right.
 
 A prediction matches a true card when their boxes (the true card's outline's bounds clipped to
-the image, and the detector's box) overlap by intersection over union ≥ 0.5 — greedy, best overlap
-first, each used once; the usual rule of detection benchmarks (mAP50). A true card counts as recognised when its match's
-label is its recognition class (plains by month; a face-down card's class is the back). Cards
-with no match count as missed, and a miss is an error.
+the image, and the detector's box) overlap by intersection over union ≥ 0.5 — the usual rule of
+detection benchmarks (mAP50). Matching is greedy and blind to labels, each box used once: true cards
+seen whole have the first claim, then those seen at least 40 %, then the rest, and within each of
+these tiers the best overlap goes first. (A card lying squarely on another that shows a sliver has
+nearly the same box as the card under it; without the tiers the hidden card could take the one
+detection there and the card on top would count as missed.) A true card counts as recognised when
+its match's label is its recognition class (plains by month; a face-down card's class is the back).
+Cards with no match count as missed, and a miss is an error.
 """
 
 from __future__ import annotations
@@ -18,6 +22,8 @@ from vision.synth.classes import class_of
 from vision.synth.labels import CardLabel, SceneLabels
 
 MATCH_IOU = 0.5
+CLAIM_TIERS = (0.999, 0.4)
+"""Visible fractions from which a true card claims a box before less visible ones (see the module)."""
 
 
 def box_iou(a, b) -> float:
@@ -26,17 +32,22 @@ def box_iou(a, b) -> float:
     return inter / (box_area(a) + box_area(b) - inter) if inter > 0 else 0.0
 
 
+def claim_tier(visible: float) -> int:
+    """0 for a card seen whole, 1 for one seen at least 40 %, 2 for the rest (lower claims first)."""
+    return next((k for k, v in enumerate(CLAIM_TIERS) if visible >= v), len(CLAIM_TIERS))
+
+
 def match(boxes: Sequence, truth: Sequence[CardLabel]) -> list[int | None]:
-    """For each true card, the index of its matching box (or None)."""
+    """For each true card, the index of its matching box (or None); tiers and order as in the module."""
     pairs = []
     for ti, t in enumerate(truth):
         for pi, b in enumerate(boxes):
             iou = box_iou(b, t.box)
             if iou >= MATCH_IOU:
-                pairs.append((iou, ti, pi))
+                pairs.append((-claim_tier(t.visible), iou, ti, pi))
     out: list[int | None] = [None] * len(truth)
     used = set()
-    for _, ti, pi in sorted(pairs, reverse=True):
+    for _, _, ti, pi in sorted(pairs, reverse=True):
         if out[ti] is None and pi not in used:
             out[ti] = pi
             used.add(pi)
