@@ -22,7 +22,9 @@ from vision.synth.classes import class_of
 from vision.synth.labels import CardLabel, SceneLabels
 
 MATCH_IOU = 0.5
-CLAIM_TIERS = (0.999, 0.4)
+SEEN_WHOLE = 0.999
+"""Visible fraction from which a card counts as fully visible (rendering leaves a hair's breadth)."""
+CLAIM_TIERS = (SEEN_WHOLE, 0.4)
 """Visible fractions from which a true card claims a box before less visible ones (see the module)."""
 
 
@@ -88,8 +90,8 @@ def outcomes(labels: SceneLabels, cards: Sequence, min_visible: float = 0.0) -> 
 
 
 def accuracy(items: Sequence[CardOutcome], min_visible: float) -> dict:
-    """Identity accuracy over the cards seen at least ``min_visible`` (1.0 = fully visible, from 0.999)."""
-    sel = [o for o in items if o.visible >= min(min_visible, 0.999)]
+    """Identity accuracy over the cards seen at least ``min_visible`` (1.0 = fully visible: from :data:`SEEN_WHOLE`)."""
+    sel = [o for o in items if o.visible >= min(min_visible, SEEN_WHOLE)]
     n = len(sel)
     right = sum(o.correct for o in sel)
     found = sum(o.predicted is not None for o in sel)
