@@ -45,7 +45,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from vision.recognise import Recogniser  # noqa: E402
 from vision.recognise.backends import available_backends  # noqa: E402
 from vision.recognise.enrol import enrol  # noqa: E402
-from vision.recognise.evaluate import accuracy, outcomes, render_scenes, rendered_grid_photo  # noqa: E402
+from vision.recognise.evaluate import (  # noqa: E402
+    SEEN_ENOUGH,
+    accuracy,
+    outcomes,
+    render_scenes,
+    rendered_grid_photo,
+)
 from vision.synth.fixed_scenes import topdown_scene  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
@@ -59,7 +65,7 @@ def test_seeds(first: int, count: int) -> list[int]:
 
 
 def _summary(items, label: str) -> dict:
-    full, part = accuracy(items, 1.0), accuracy(items, 0.4)
+    full, part = accuracy(items, 1.0), accuracy(items, SEEN_ENOUGH)
     print(f"  {label}: fully visible {full['correct']}/{full['cards']} = {_pct(full['accuracy'])} "
           f"(sure {_pct(full['sure_accuracy'])}, unsure {_pct(full['unsure_rate'])}); "
           f">=40% visible {part['correct']}/{part['cards']} = {_pct(part['accuracy'])} "

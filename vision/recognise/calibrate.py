@@ -15,11 +15,11 @@ from collections.abc import Sequence
 import numpy as np
 
 from vision.recognise.classifier import temper
-from vision.recognise.evaluate import match, true_class
+from vision.recognise.evaluate import SEEN_ENOUGH, match, true_class
 from vision.recognise.recogniser import Recogniser
 
 TEMPERATURES = np.round(np.arange(0.5, 3.01, 0.05), 2)
-MIN_VISIBLE = 0.4
+MIN_VISIBLE = SEEN_ENOUGH
 
 
 def val_seeds(first: int, count: int) -> list[int]:

@@ -24,7 +24,9 @@ from vision.synth.labels import CardLabel, SceneLabels
 MATCH_IOU = 0.5
 SEEN_WHOLE = 0.999
 """Visible fraction from which a card counts as fully visible (rendering leaves a hair's breadth)."""
-CLAIM_TIERS = (SEEN_WHOLE, 0.4)
+SEEN_ENOUGH = 0.4
+"""Visible fraction of the second reported accuracy: cards seen at least 40 %."""
+CLAIM_TIERS = (SEEN_WHOLE, SEEN_ENOUGH)
 """Visible fractions from which a true card claims a box before less visible ones (see the module)."""
 
 
