@@ -73,6 +73,35 @@ def test_crop_dataset_cuts_each_train_box_several_times_and_names_it_by_card(tmp
     assert cv2.imread(str(next((tmp_path / "crops" / "train" / "QH").glob("*.png")))).shape == (32, 32, 3)
 
 
+def test_stretched_squares_keep_their_centre_and_area_and_change_their_aspect():
+    sq = index_square((10, 20, 30, 60))
+    st = corners.stretched(sq, 1.25)
+    assert np.allclose(st.mean(axis=0), sq.mean(axis=0))
+    assert np.isclose(np.ptp(st[:, 0]), 1.25 * np.ptp(sq[:, 0])) and np.isclose(np.ptp(st[:, 1]), np.ptp(sq[:, 1]) / 1.25)
+    assert np.allclose(corners.stretched(sq, 1.0), sq)
+
+
+def test_inverted_lightness_makes_dark_ink_on_light_paper_light_on_dark_and_keeps_red_red():
+    crop = np.full((8, 8, 3), 235, np.uint8)
+    crop[2:4, 2:4] = (20, 20, 20)  # black ink
+    crop[5:7, 5:7] = (30, 30, 200)  # red ink (BGR)
+    inv = corners.invert_lightness(crop).astype(int)
+    assert inv[0, 0].max() < 60 and inv[2, 2].min() > 200  # paper dark, black ink light
+    b, g, r = inv[5, 5]
+    assert r > g + 60 and r > b + 60  # red stays red
+
+
+def test_crop_dataset_stretches_and_inverts_train_crops_only_when_asked(tmp_path):
+    real = fake_real(tmp_path / "real")
+    plain = corners.crop_dataset(real, tmp_path / "a", side=32, copies=2, tune=0.0, seed=3)
+    varied = corners.crop_dataset(real, tmp_path / "b", side=32, copies=2, tune=0.0, seed=3, stretch=0.2, invert=1.0)
+    assert plain == varied
+    a = sorted((tmp_path / "a" / "train" / "QH").glob("*.png"))
+    b = sorted((tmp_path / "b" / "train" / "QH").glob("*.png"))
+    assert [x.name for x in a] == [x.name for x in b]
+    assert not np.array_equal(cv2.imread(str(a[0])), cv2.imread(str(b[0])))
+
+
 def test_a_malformed_label_is_named_with_its_file_and_line(tmp_path):
     real = fake_real(tmp_path / "real")
     (real / "labels" / "train" / "WIN_2_jpg.rf.d.txt").write_text("4 0.3 0.3 0.1 0.1\n9 0.5 0.5 0.1 0.1\n")

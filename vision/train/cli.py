@@ -7,6 +7,7 @@
     train detect|obb|classify --out runs/NAME --resume [--time HOURS]
     train export runs/NAME --format onnx|openvino [--imgsz PX]
     train corner-data --real DIR --out DIR [--side 64] [--copies 4] [--tune 0.1] [--art jumbo,knoll]
+                      [--stretch 0] [--invert 0]
     train ship runs/NAME --deck D [--index] [--size PX] [--models DIR]
     train index-tune --real DIR [--models DIR] [--tune 0.1]
 
@@ -54,6 +55,9 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--seed", type=int, default=0, help="seed of the crop disturbances")
     c.add_argument("--art", help="also cut index crops from these shipped styles' faces, e.g. jumbo,knoll")
     c.add_argument("--art-copies", type=int, default=10, help="crops per corner of each art face")
+    c.add_argument("--stretch", type=float, default=0.0,
+                   help="σ of the log aspect change of train crops (0: none; photos are stretched to a square)")
+    c.add_argument("--invert", type=float, default=0.0, help="fraction of train crops turned light-on-dark")
     sh = sub.add_parser("ship", help="copy a run's best weights and their ONNX export into models/<deck>/")
     sh.add_argument("run", help="run directory (a detect or classify run)")
     sh.add_argument("--deck", required=True, choices=("hanafuda", "playing"))
@@ -226,7 +230,8 @@ def _corner_data(args: argparse.Namespace) -> int:
 
     out = Path(args.out)
     det = corners.detect_dataset(Path(args.real), out / "detect", args.tune)
-    crops = corners.crop_dataset(Path(args.real), out / "crops", args.side, args.copies, args.tune, args.seed)
+    crops = corners.crop_dataset(Path(args.real), out / "crops", args.side, args.copies, args.tune, args.seed,
+                                   args.stretch, args.invert)
     print(f"corner-index detector data in {out / 'detect'}: " + "; ".join(
         f"{s} {c['images']} images of {c['photos']} photographs, {c['boxes']} boxes" for s, c in det.items()))
     print(f"corner-index crops in {out / 'crops'}: train {crops['train']}, val {crops['val']}")

@@ -118,12 +118,15 @@ def detect_dataset(real_dir: Path, out: Path, tune: float = 0.1) -> dict:
 
 
 def crop_dataset(real_dir: Path, out: Path, side: int = 64, copies: int = 4, tune: float = 0.1,
-                 seed: int = 0) -> dict:
+                 seed: int = 0, stretch: float = 0.0, invert: float = 0.0) -> dict:
     """Write the corner-index classifier dataset into ``out/{train,val}/<card id>/``; returns counts.
 
     Train boxes are cut ``copies`` times, turned by a uniform random angle, scaled by N(1, 0.08) and
-    shifted by N(0, 0.05) of the square's side; held-out (val) boxes once, as run time cuts them.
-    Every card id of ``scorer/data/playing.csv`` gets a folder in both splits.
+    shifted by N(0, 0.05) of the square's side, stretched along the image axes by exp(±N(0,
+    ``stretch``)) (:func:`stretched`: the photos are stretched to a square, by a different amount for
+    each camera), and a fraction ``invert`` of them turned light-on-dark (:func:`invert_lightness`);
+    held-out (val) boxes once, as run time cuts them. Every card id of ``scorer/data/playing.csv``
+    gets a folder in both splits.
     """
     real_dir = real_dir.resolve()
     rng = np.random.default_rng(seed)
@@ -142,13 +145,34 @@ def crop_dataset(real_dir: Path, out: Path, side: int = 64, copies: int = 4, tun
             if split == "val":
                 squares = [index_square(box)]
             else:
-                squares = [index_square(box, angle=rng.uniform(0, 360), scale=rng.normal(1.0, 0.08),
-                                        shift=rng.normal(0.0, 0.05, 2)) for _ in range(copies)]
+                squares = [stretched(index_square(box, angle=rng.uniform(0, 360), scale=rng.normal(1.0, 0.08),
+                                                  shift=rng.normal(0.0, 0.05, 2)),
+                                     float(np.exp(rng.normal(0.0, stretch))) if stretch > 0 else 1.0)
+                           for _ in range(copies)]
             for j, sq in enumerate(squares):
-                cv2.imwrite(str(out / split / card / f"{img.stem}_{k}_{j}.png"), square_crop(frame, sq, side),
-                            [cv2.IMWRITE_PNG_COMPRESSION, 1])
+                crop = square_crop(frame, sq, side)
+                if split == "train" and invert > 0 and rng.random() < invert:
+                    crop = invert_lightness(crop)
+                cv2.imwrite(str(out / split / card / f"{img.stem}_{k}_{j}.png"), crop, [cv2.IMWRITE_PNG_COMPRESSION, 1])
                 counts[split] += 1
     return counts
+
+
+def stretched(square: np.ndarray, factor: float) -> np.ndarray:
+    """``square`` (4 × 2 px) scaled about its centre by ``factor`` along the image's x axis and by
+    1 / ``factor`` along y: cut through it, an index looks stretched as in a photo resized to
+    another aspect ratio (``factor`` > 1: the crop shows the index narrower)."""
+    q = np.asarray(square, np.float64).reshape(4, 2)
+    c = q.mean(axis=0)
+    return (q - c) * np.array([factor, 1.0 / factor]) + c
+
+
+def invert_lightness(crop: np.ndarray) -> np.ndarray:
+    """A BGR crop with its lightness inverted and its colours kept (CIELAB L → 100 − L): dark ink on
+    light paper becomes light ink on dark paper, red stays red, as printed on a black-faced deck."""
+    lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB)
+    lab[..., 0] = 255 - lab[..., 0]
+    return cv2.cvtColor(lab, cv2.COLOR_LAB2BGR)
 
 
 CONF_GRID = (0.05, 0.1, 0.2, 0.3, 0.4, 0.5)
