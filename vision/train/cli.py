@@ -56,8 +56,8 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--art", help="also cut index crops from these shipped styles' faces, e.g. jumbo,knoll")
     c.add_argument("--art-copies", type=int, default=10, help="crops per corner of each art face")
     c.add_argument("--stretch", type=float, default=0.0,
-                   help="σ of the log aspect change of train crops (0: none; photos are stretched to a square)")
-    c.add_argument("--invert", type=float, default=0.0, help="fraction of train crops turned light-on-dark")
+                   help="σ of the log aspect change of the photos' train crops (0: none; photos are stretched to a square)")
+    c.add_argument("--invert", type=float, default=0.0, help="fraction of the photos' train crops turned light-on-dark (--art crops keep their own disturbances)")
     sh = sub.add_parser("ship", help="copy a run's best weights and their ONNX export into models/<deck>/")
     sh.add_argument("run", help="run directory (a detect or classify run)")
     sh.add_argument("--deck", required=True, choices=("hanafuda", "playing"))
