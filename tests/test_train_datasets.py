@@ -116,6 +116,12 @@ def test_classification_root_gets_a_folder_for_every_class(tmp_path):
     (["detect", "--deck", "hanafuda", "--render", "10", "--weights", "yolo11n.pt", "--out", "{tmp}/r"],
      "is not a file"),
     (["export", "{tmp}", "--format", "onnx"], "no config.json"),
+    (["detect", "--deck", "hanafuda", "--render", "10", "--restyle", "0.5", "--out", "{tmp}/r"],
+     "use it with classify and --render"),
+    (["classify", "--deck", "hanafuda", "--data", "{tmp}", "--restyle", "0.5", "--out", "{tmp}/r"],
+     "use it with classify and --render"),
+    (["classify", "--deck", "hanafuda", "--render", "10", "--restyle", "1.5", "--out", "{tmp}/r"],
+     "a share of the train crops"),
 ])
 def test_command_line_refuses_bad_requests_before_training(tmp_path, capsys, argv, message):
     pytest.importorskip("ultralytics")

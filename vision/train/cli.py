@@ -91,6 +91,9 @@ def _task_options(t: argparse.ArgumentParser) -> None:
     t.add_argument("--crop-jitter", type=float, default=0.02,
                    help="classify: polygon disturbance, fraction of the card's long side (detector error)")
     t.add_argument("--crop-min-visible", type=float, default=0.35, help="classify: least visible fraction cropped")
+    t.add_argument("--restyle", type=float, default=0.0, metavar="SHARE",
+                   help="classify with --render: recolour this share of the rendered train crops with random "
+                        "palettes (vision.train.restyle), so the classifier leans on shapes, not one art's colours")
     t.add_argument("--real", help="real playing-card dataset to merge (its train split), e.g. ../shared/datasets/playing-real; "
                    "classify: crops cut by the shipped playing detector, named by their corner labels")
     t.add_argument("--imgsz", type=int, help="network input side (px); default 320, 160 for classify")
@@ -111,6 +114,10 @@ def _dataset(args: argparse.Namespace, run_dir: Path) -> tuple[str, dict]:
 
     if args.real and not (Path(args.real) / "data.yaml").is_file():
         raise ValueError(f"--real {args.real}: no data.yaml there (expected a folder like shared/datasets/playing-real)")
+    if args.restyle and (args.task != "classify" or args.render is None):
+        raise ValueError("--restyle recolours rendered classifier crops: use it with classify and --render")
+    if not 0.0 <= args.restyle <= 1.0:
+        raise ValueError(f"--restyle is a share of the train crops, 0 … 1 (got {args.restyle})")
     if args.real and args.task == "classify" and (args.deck != "playing" or args.render is None):
         raise ValueError("--real with classify needs --deck playing and rendered crops (--render)")
     if args.render is not None:
@@ -138,6 +145,12 @@ def _dataset(args: argparse.Namespace, run_dir: Path) -> tuple[str, dict]:
     if args.task == "classify":
         names = tuple(record["synth"]["names"]) if record["synth"] else None
         root = datasets.classify_root(data, names)
+        if args.restyle:
+            from vision.train.restyle import restyle_folder
+
+            counts = restyle_folder(root / "train", args.restyle, args.seed)
+            print(f"restyled {counts['restyled']} of {counts['images']} rendered train crops")
+            record = {**record, "restyle": counts}
         if args.real:
             if args.deck != "playing" or not names:
                 raise ValueError("--real with classify needs --deck playing and rendered crops (--render)")
