@@ -184,3 +184,19 @@ def test_python_m_entry_point():
     done = subprocess.run([sys.executable, "-m", "vision.synth", "styles", "--deck", "playing"], cwd=REPO,
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0 and "knoll" in done.stdout.split()
+
+
+@pytest.mark.parametrize("style", ["mantia", "classic", "kokujou"])
+def test_the_coloured_paulownia_plain_is_12_plain_1_in_every_style(style):
+    """shared/rules: ``12-plain-1`` is the coloured (yellow-band) paulownia plain, whatever the art calls it."""
+    if style != "mantia" and not (SHARED_ASSETS / "hanafuda" / style).is_dir():
+        pytest.skip(f"{style} art lives in ../shared/assets")
+    art = find_style("hanafuda", style, SHARED_ASSETS if SHARED_ASSETS.is_dir() else None)
+
+    def band_colour(card: str) -> float:
+        face = face_image(art, CardLook(card), 300)
+        hsv = cv2.cvtColor(face[int(face.shape[0] * 0.8):int(face.shape[0] * 0.95)], cv2.COLOR_BGR2HSV)
+        warm = (hsv[..., 0] >= 8) & (hsv[..., 0] <= 35) & (hsv[..., 1] >= 100)
+        return float(warm.mean())
+
+    assert band_colour("12-plain-1") > 0.3 > band_colour("12-plain-2")
