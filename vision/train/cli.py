@@ -1,7 +1,7 @@
 """The ``train`` command line (``fudaba train …``, ``python -m vision.train …``).
 
     train detect|obb|classify --deck hanafuda|playing (--data DIR | --render N [--seed S] [--size PX]
-          [--style A,B] [--art-dir DIR] [--classes SCHEME]) [--real DIR] [--imgsz 320] [--epochs E]
+          [--style A,B] [--art-dir DIR] [--classes SCHEME] [--restyle SHARE]) [--real DIR] [--imgsz 320] [--epochs E]
           [--batch 16] [--time HOURS] [--train-seed 0] [--device cpu|0] [--workers N]
           [--patience P] [--weights PT] [--no-plots] --out runs/NAME
     train detect|obb|classify --out runs/NAME --resume [--time HOURS]
