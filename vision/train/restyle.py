@@ -25,9 +25,10 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.train.datasets import IMAGE_SUFFIXES
+
 HUES = 180
 """OpenCV's 8-bit hue scale: 0 … 179 for 0 … 358°."""
-IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg")
 
 
 @dataclass(frozen=True, slots=True)
