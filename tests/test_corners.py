@@ -102,6 +102,32 @@ def test_crop_dataset_stretches_and_inverts_train_crops_only_when_asked(tmp_path
     assert not np.array_equal(cv2.imread(str(a[0])), cv2.imread(str(b[0])))
 
 
+def test_degraded_crops_are_blurred_keep_their_shape_and_follow_the_seed():
+    rng = np.random.default_rng(0)
+    cells = np.random.default_rng(1).integers(0, 2, (48, 48)).repeat(2, 0).repeat(2, 1)  # fine detail, every direction
+    crop = np.repeat((20 + 210 * cells).astype(np.uint8)[..., None], 3, axis=2)
+    outs = [corners.degraded(crop, rng) for _ in range(40)]
+    assert all(o.shape == crop.shape and o.dtype == np.uint8 for o in outs)
+    assert all(o.std() < 0.75 * crop.std() for o in outs)  # each copy, defocused or moved, loses the detail
+    again_rng = np.random.default_rng(0)
+    again = [corners.degraded(crop, again_rng) for _ in range(40)]
+    assert all(np.array_equal(a, b) for a, b in zip(outs, again, strict=True))
+
+
+@pytest.mark.parametrize("tune", [0.0, 1.0])
+def test_crop_dataset_blurs_train_crops_only(tmp_path, tune):
+    real = fake_real(tmp_path / "real")
+    plain = corners.crop_dataset(real, tmp_path / "a", side=32, copies=2, tune=tune, seed=3)
+    blurred = corners.crop_dataset(real, tmp_path / "b", side=32, copies=2, tune=tune, seed=3, blur=1.0)
+    assert plain == blurred
+    split = "val" if tune else "train"
+    a = sorted((tmp_path / "a" / split).glob("*/*.png"))
+    b = sorted((tmp_path / "b" / split).glob("*/*.png"))
+    assert a and [x.name for x in a] == [x.name for x in b]
+    same = [np.array_equal(cv2.imread(str(x)), cv2.imread(str(y))) for x, y in zip(a, b, strict=True)]
+    assert all(same) if split == "val" else not any(same)
+
+
 def test_a_malformed_label_is_named_with_its_file_and_line(tmp_path):
     real = fake_real(tmp_path / "real")
     (real / "labels" / "train" / "WIN_2_jpg.rf.d.txt").write_text("4 0.3 0.3 0.1 0.1\n9 0.5 0.5 0.1 0.1\n")

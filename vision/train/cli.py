@@ -7,7 +7,7 @@
     train detect|obb|classify --out runs/NAME --resume [--time HOURS]
     train export runs/NAME --format onnx|openvino [--imgsz PX]
     train corner-data --real DIR --out DIR [--side 64] [--copies 4] [--tune 0.1] [--art jumbo,knoll]
-                      [--stretch 0] [--invert 0]
+                      [--stretch 0] [--invert 0] [--blur 0]
     train ship runs/NAME --deck D [--index] [--size PX] [--models DIR]
     train index-tune --real DIR [--models DIR] [--tune 0.1]
 
@@ -58,6 +58,8 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--stretch", type=float, default=0.0,
                    help="σ of the log aspect change of the photos' train crops (0: none; photos are stretched to a square)")
     c.add_argument("--invert", type=float, default=0.0, help="fraction of the photos' train crops turned light-on-dark (--art crops keep their own disturbances)")
+    c.add_argument("--blur", type=float, default=0.0,
+                   help="fraction of the photos' train crops blurred as by a camera out of focus or moving")
     sh = sub.add_parser("ship", help="copy a run's best weights and their ONNX export into models/<deck>/")
     sh.add_argument("run", help="run directory (a detect or classify run)")
     sh.add_argument("--deck", required=True, choices=("hanafuda", "playing"))
@@ -244,7 +246,7 @@ def _corner_data(args: argparse.Namespace) -> int:
     out = Path(args.out)
     det = corners.detect_dataset(Path(args.real), out / "detect", args.tune)
     crops = corners.crop_dataset(Path(args.real), out / "crops", args.side, args.copies, args.tune, args.seed,
-                                   args.stretch, args.invert)
+                                   args.stretch, args.invert, args.blur)
     print(f"corner-index detector data in {out / 'detect'}: " + "; ".join(
         f"{s} {c['images']} images of {c['photos']} photographs, {c['boxes']} boxes" for s, c in det.items()))
     print(f"corner-index crops in {out / 'crops'}: train {crops['train']}, val {crops['val']}")

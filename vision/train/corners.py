@@ -118,13 +118,14 @@ def detect_dataset(real_dir: Path, out: Path, tune: float = 0.1) -> dict:
 
 
 def crop_dataset(real_dir: Path, out: Path, side: int = 64, copies: int = 4, tune: float = 0.1,
-                 seed: int = 0, stretch: float = 0.0, invert: float = 0.0) -> dict:
+                 seed: int = 0, stretch: float = 0.0, invert: float = 0.0, blur: float = 0.0) -> dict:
     """Write the corner-index classifier dataset into ``out/{train,val}/<card id>/``; returns counts.
 
     Train boxes are cut ``copies`` times, turned by a uniform random angle, scaled by N(1, 0.08) and
     shifted by N(0, 0.05) of the square's side, stretched along the image axes by exp(±N(0,
     ``stretch``)) (:func:`stretched`: the photos are stretched to a square, by a different amount for
-    each camera), and a fraction ``invert`` of them turned light-on-dark (:func:`invert_lightness`);
+    each camera), a fraction ``invert`` of them turned light-on-dark (:func:`invert_lightness`) and a
+    fraction ``blur`` of them blurred as by a phone out of focus or moving (:func:`degraded`);
     held-out (val) boxes once, as run time cuts them. Every card id of ``scorer/data/playing.csv``
     gets a folder in both splits.
     """
@@ -153,6 +154,8 @@ def crop_dataset(real_dir: Path, out: Path, side: int = 64, copies: int = 4, tun
                 crop = square_crop(frame, sq, side)
                 if split == "train" and invert > 0 and rng.random() < invert:
                     crop = invert_lightness(crop)
+                if split == "train" and blur > 0 and rng.random() < blur:
+                    crop = degraded(crop, rng)
                 cv2.imwrite(str(out / split / card / f"{img.stem}_{k}_{j}.png"), crop, [cv2.IMWRITE_PNG_COMPRESSION, 1])
                 counts[split] += 1
     return counts
@@ -173,6 +176,32 @@ def invert_lightness(crop: np.ndarray) -> np.ndarray:
     lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB)
     lab[..., 0] = 255 - lab[..., 0]
     return cv2.cvtColor(lab, cv2.COLOR_LAB2BGR)
+
+
+BLUR_SIGMA = (0.02, 0.05)
+"""Range of a defocus blur's σ, as a fraction of the crop's side (2-5 px at 96 px)."""
+MOTION_LENGTH = (0.04, 0.12)
+"""Range of a motion blur's length, as a fraction of the crop's side (4-12 px at 96 px)."""
+
+
+def degraded(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """``crop`` as a phone camera out of focus or moving sees it: half the time a Gaussian (defocus)
+    blur of σ in :data:`BLUR_SIGMA`, else a straight motion blur of a length in
+    :data:`MOTION_LENGTH` at a uniform angle (both of the crop's side), then sensor noise of σ ≤ 6
+    levels. Sizes scale with the crop, so any ``--side`` sees the same blur."""
+    side = crop.shape[0]
+    out = crop.astype(np.float32)
+    if rng.random() < 0.5:
+        out = cv2.GaussianBlur(out, (0, 0), rng.uniform(*BLUR_SIGMA) * side)
+    else:
+        length = max(2, int(round(rng.uniform(*MOTION_LENGTH) * side)))
+        k = np.zeros((length, length), np.float32)
+        k[length // 2, :] = 1.0
+        turn = cv2.getRotationMatrix2D(((length - 1) / 2, (length - 1) / 2), rng.uniform(0, 180), 1.0)
+        k = cv2.warpAffine(k, turn, (length, length))
+        out = cv2.filter2D(out, -1, k / max(float(k.sum()), 1e-6), borderType=cv2.BORDER_REFLECT)
+    out = out + rng.normal(0.0, rng.uniform(0.0, 6.0), out.shape)
+    return np.clip(out, 0, 255).astype(np.uint8)
 
 
 CONF_GRID = (0.05, 0.1, 0.2, 0.3, 0.4, 0.5)
