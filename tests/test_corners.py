@@ -3,6 +3,7 @@ readings name cards (merge with the whole-card recognition). No network runs her
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -260,7 +261,10 @@ def test_a_readable_card_without_an_index_reading_is_dropped_when_its_name_is_do
     params = IndexParams(unread_min=0.9, readable_px=12)
     probs = [np.eye(5)[1], np.eye(5)[1]]
     assert [c.label for c in merge([big, read], probs, CARD_NAMES, inside, IDS, params, scale=0.5)] == ["QH"]
-    assert merge([big, read], probs, CARD_NAMES, [], IDS, params, scale=0.5) == [big, read]  # nothing read
+    # nothing read: each card is judged by the index its own outline implies (17.6 px here)
+    assert merge([big, read], probs, CARD_NAMES, [], IDS, replace(params, close_px=20), scale=0.5) == [big, read]
+    assert merge([big, read], probs, CARD_NAMES, [], IDS, replace(params, close_px=16), scale=0.5) == []
+    assert merge([big, read], probs, CARD_NAMES, [], IDS, replace(params, close_px=16), scale=0.0) == [big, read]
     assert merge([big, read], probs, CARD_NAMES, inside, IDS, params, scale=0.25)[0] == big  # too small to read
     assert merge([big, read], probs, CARD_NAMES, inside, IDS, IndexParams(unread_min=0.5), scale=0.5)[0] == big
     back = card("BACK", [(0, 0), (126, 0), (126, 176), (0, 176)], conf=0.6)

@@ -187,15 +187,21 @@ def merge(cards: list, card_probs: Sequence[np.ndarray], card_names: Sequence[st
           index_names: Sequence[str], params: IndexParams, scale: float = 0.0) -> list:
     """``cards`` (``RecognisedCard``) named again from their index readings, plus cards seen only by an index.
 
-    In a close-up (kept readings of median size at least ``params.close_px`` at ``scale``, not a
-    whole table seen from above), a face-up card with no reading is dropped when it is
-    :func:`readable` at ``scale`` (the index detector's input scale; 0: never) and its confidence is
-    below ``params.unread_min``: the whole-card path's guess that the reader did not confirm.
+    In a close-up (not a whole table seen from above), a face-up card with no reading is dropped
+    when it is :func:`readable` at ``scale`` (the index detector's input scale; 0: never) and its
+    confidence is below ``params.unread_min``: the whole-card path's guess that the reader did not
+    confirm. A frame with kept readings is a close-up when their median size is at least
+    ``params.close_px`` at ``scale``; in a frame where nothing was read, each card is judged by
+    the index its own outline implies (:func:`readable` at ``close_px``): a card that big would
+    have had its index read.
     """
     kept = [r for r in readings if float(r.probs.max()) >= params.min_prob]
     polys = [np.asarray(c.polygon) for c in cards]
     close = bool(kept) and float(np.median([max(r.box[2] - r.box[0], r.box[3] - r.box[1]) for r in kept])) * scale \
         >= params.close_px
+
+    def close_up(card) -> bool:
+        return close if kept else scale > 0 and readable(card.polygon, scale, params.close_px)
     mine: dict[int, list[IndexReading]] = {}
     loose: dict[str, list[IndexReading]] = {}
     for r in kept:
@@ -208,7 +214,7 @@ def merge(cards: list, card_probs: Sequence[np.ndarray], card_names: Sequence[st
     for i, card in enumerate(cards):
         rs = mine.get(i)
         if not rs:
-            if not (close and card.face_up and card.confidence < params.unread_min
+            if not (card.face_up and card.confidence < params.unread_min and close_up(card)
                     and readable(card.polygon, scale, params.readable_px)):
                 out.append(card)
             continue
