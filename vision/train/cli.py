@@ -3,7 +3,7 @@
     train detect|obb|classify --deck hanafuda|playing (--data DIR | --render N [--seed S] [--size PX]
           [--style A,B] [--art-dir DIR] [--classes SCHEME] [--restyle SHARE]) [--real DIR] [--imgsz 320] [--epochs E]
           [--batch 16] [--time HOURS] [--train-seed 0] [--device cpu|0] [--workers N]
-          [--patience P] [--weights PT] [--no-plots] --out runs/NAME
+          [--patience P] [--weights PT] [--lr0 LR] [--no-plots] --out runs/NAME
     train detect|obb|classify --out runs/NAME --resume [--time HOURS]
     train export runs/NAME --format onnx|openvino [--imgsz PX]
     train corner-data --real DIR --out DIR [--side 64] [--copies 4] [--tune 0.1] [--art jumbo,knoll]
@@ -107,6 +107,8 @@ def _task_options(t: argparse.ArgumentParser) -> None:
     t.add_argument("--workers", type=int, help="data-loader processes (default 0 on CPU, 8 on a GPU)")
     t.add_argument("--patience", type=int, default=50, help="stop after this many epochs without improvement")
     t.add_argument("--weights", help="start from this checkpoint (e.g. runs/OLD/weights/best.pt)")
+    t.add_argument("--lr0", type=float, help="initial learning rate (default: 0.001 for classify, "
+                   "ultralytics' choice otherwise); lower to fine-tune --weights gently")
     t.add_argument("--no-plots", action="store_true", help="skip ultralytics' plots")
 
 
@@ -203,7 +205,7 @@ def _train(args: argparse.Namespace, argv: list[str]) -> int:
         task=args.task, imgsz=args.imgsz or (160 if args.task == "classify" else 320), epochs=args.epochs,
         batch=args.batch, hours=args.time, seed=args.train_seed, device=device,
         workers=args.workers if args.workers is not None else (0 if device == "cpu" else 8),
-        patience=args.patience, plots=not args.no_plots, weights=args.weights,
+        patience=args.patience, plots=not args.no_plots, weights=args.weights, lr0=args.lr0,
     )
     args.imgsz = rec.imgsz
     run_dir.mkdir(parents=True, exist_ok=True)

@@ -60,6 +60,9 @@ class Recipe:
     plots: bool = True
     weights: str | None = None
     """Start from this checkpoint (``.pt`` of an earlier run) instead of a random initialisation."""
+    lr0: float | None = None
+    """Initial learning rate; None: :data:`CLASSIFY_ARGS`' 0.001 for classify, ultralytics' own
+    choice otherwise. A lower one fine-tunes a trained checkpoint without first undoing it."""
 
     def __post_init__(self) -> None:
         if self.task not in TASKS:
@@ -70,6 +73,8 @@ class Recipe:
             raise ValueError("--epochs and --batch must be at least 1")
         if self.hours is not None and self.hours <= 0:
             raise ValueError("--time must be positive (hours)")
+        if self.lr0 is not None and not 0 < self.lr0 < 1:
+            raise ValueError(f"--lr0 must be between 0 and 1 (got {self.lr0})")
         if self.weights is not None and not Path(self.weights).is_file():
             # ultralytics would take a bare name like 'yolo11n.pt' as a download request.
             raise ValueError(f"--weights {self.weights!r} is not a file")
@@ -92,6 +97,9 @@ class Recipe:
             args["time"] = self.hours
         if self.task == "classify":
             args.update(CLASSIFY_ARGS)
+        if self.lr0 is not None:
+            args["lr0"] = self.lr0
+            args.setdefault("optimizer", "AdamW")  # ultralytics' "auto" optimizer ignores lr0
         return args
 
     def as_dict(self) -> dict:
