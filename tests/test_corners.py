@@ -290,3 +290,12 @@ def test_shipped_playing_models_read_real_photographs_by_their_corner_indices():
         by_index += sum(c.named_by == "index" for c in cards)
     assert len(f1s) == 3 and by_index >= 10
     assert np.mean(f1s) >= 0.8, f1s
+
+
+@pytest.mark.parametrize("flag", [["--blur", "1.5"], ["--invert", "-0.1"], ["--stretch", "-1"]])
+def test_corner_data_refuses_a_share_or_sigma_out_of_range_before_writing_anything(tmp_path, capsys, flag):
+    from vision.train import cli
+
+    real = fake_real(tmp_path / "real")
+    assert cli.main(["corner-data", "--real", str(real), "--out", str(tmp_path / "out"), *flag]) == 2
+    assert flag[0] in capsys.readouterr().err and not (tmp_path / "out").exists()

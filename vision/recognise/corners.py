@@ -202,6 +202,7 @@ def merge(cards: list, card_probs: Sequence[np.ndarray], card_names: Sequence[st
 
     def close_up(card) -> bool:
         return close if kept else scale > 0 and readable(card.polygon, scale, params.close_px)
+
     mine: dict[int, list[IndexReading]] = {}
     loose: dict[str, list[IndexReading]] = {}
     for r in kept:

@@ -245,6 +245,11 @@ def _ship(args: argparse.Namespace) -> int:
 def _corner_data(args: argparse.Namespace) -> int:
     from vision.train import corners
 
+    for name in ("invert", "blur"):
+        if not 0.0 <= getattr(args, name) <= 1.0:
+            raise ValueError(f"--{name} is a share of the train crops, 0 … 1 (got {getattr(args, name)})")
+    if args.stretch < 0:
+        raise ValueError(f"--stretch is a σ, 0 or more (got {args.stretch})")
     out = Path(args.out)
     det = corners.detect_dataset(Path(args.real), out / "detect", args.tune)
     crops = corners.crop_dataset(Path(args.real), out / "crops", args.side, args.copies, args.tune, args.seed,
