@@ -120,8 +120,7 @@ def _dataset(args: argparse.Namespace, run_dir: Path) -> tuple[str, dict]:
         raise ValueError(f"--real {args.real}: no data.yaml there (expected a folder like shared/datasets/playing-real)")
     if args.restyle and (args.task != "classify" or args.render is None):
         raise ValueError("--restyle recolours rendered classifier crops: use it with classify and --render")
-    if not 0.0 <= args.restyle <= 1.0:
-        raise ValueError(f"--restyle is a share of the train crops, 0 … 1 (got {args.restyle})")
+    _check_shares(args, "restyle")
     if args.real and args.task == "classify" and (args.deck != "playing" or args.render is None):
         raise ValueError("--real with classify needs --deck playing and rendered crops (--render)")
     if args.render is not None:
@@ -242,12 +241,18 @@ def _ship(args: argparse.Namespace) -> int:
     return 0
 
 
+def _check_shares(args: argparse.Namespace, *names: str) -> None:
+    """ValueError naming the first option of ``names`` that is not a share of the train crops (0 … 1)."""
+    for name in names:
+        value = getattr(args, name)
+        if not 0.0 <= value <= 1.0:
+            raise ValueError(f"--{name} is a share of the train crops, 0 … 1 (got {value})")
+
+
 def _corner_data(args: argparse.Namespace) -> int:
     from vision.train import corners
 
-    for name in ("invert", "blur"):
-        if not 0.0 <= getattr(args, name) <= 1.0:
-            raise ValueError(f"--{name} is a share of the train crops, 0 … 1 (got {getattr(args, name)})")
+    _check_shares(args, "invert", "blur")
     if args.stretch < 0:
         raise ValueError(f"--stretch is a σ, 0 or more (got {args.stretch})")
     out = Path(args.out)
