@@ -23,3 +23,11 @@ def test_a_detector_keeps_ultralytics_learning_rate_unless_one_is_given(tmp_path
 def test_a_learning_rate_out_of_range_is_refused(lr0):
     with pytest.raises(ValueError, match="--lr0"):
         Recipe("classify", lr0=lr0)
+
+
+def test_a_run_trains_on_every_core_unless_told_otherwise(monkeypatch):
+    monkeypatch.setattr("os.cpu_count", lambda: 4)
+    assert Recipe("classify").as_dict()["cpu_threads"] == 4
+    assert Recipe("classify", threads=1).as_dict()["cpu_threads"] == 1
+    with pytest.raises(ValueError, match="--threads"):
+        Recipe("classify", threads=0)

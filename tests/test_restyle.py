@@ -55,6 +55,42 @@ def test_restyling_a_folder_is_reproducible_and_touches_the_share_asked(tmp_path
     assert restyle.restyle_folder(tmp_path / "b", 0.0, seed=1)["restyled"] == 0
 
 
+def test_a_random_convolution_changes_texture_and_keeps_where_the_drawing_is():
+    img = _drawing()
+    rng = np.random.default_rng(3)
+    differs = 0
+    for _ in range(20):
+        spec = restyle.random_filter(rng)
+        assert spec.kernel.shape[:2] == (3, 3) and spec.kernel.shape[2] in restyle.FILTER_SIDES
+        assert 0.0 <= spec.keep <= 0.7
+        out = restyle.apply_filter(img, spec)
+        assert out.shape == img.shape and out.dtype == np.uint8
+        differs += not np.array_equal(out, img)
+        # the ribbon's edge stays where it was: the filtered image changes most across the drawing's edges
+        grad_in = np.abs(np.diff(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY).astype(float), axis=1))
+        grad_out = np.abs(np.diff(out.astype(float), axis=1)).sum(axis=2)
+        edges = grad_in > 20
+        assert grad_out[edges].mean() > grad_out[~edges].mean(), "edges of the drawing remain edges"
+    assert differs >= 18
+    keep_all = restyle.RandomFilter(kernel=np.zeros((3, 3, 1, 1), np.float32), keep=1.0)
+    assert np.array_equal(restyle.apply_filter(img, keep_all), img), "keep = 1 returns the input"
+
+
+def test_the_filter_share_is_drawn_apart_from_the_palette_share(tmp_path):
+    for run in ("a", "b"):
+        (tmp_path / run / "01-crane").mkdir(parents=True)
+        for i in range(40):
+            cv2.imwrite(str(tmp_path / run / "01-crane" / f"{i:03d}.png"), _drawing())
+    plain = restyle.restyle_folder(tmp_path / "a", 0.5, seed=2)
+    both = restyle.restyle_folder(tmp_path / "b", 0.5, seed=2, filter_share=0.5)
+    assert both["restyled"] == plain["restyled"], "adding filters does not change which crops get palettes"
+    assert 8 <= both["filtered"] <= 32 and "filtered" not in plain
+    changed = sum(not np.array_equal(cv2.imread(str(f)), _drawing()) for f in (tmp_path / "b").glob("*/*.png"))
+    assert changed >= max(both["restyled"], both["filtered"])
+    with pytest.raises(ValueError, match="filter share"):
+        restyle.restyle_folder(tmp_path / "a", 0.0, seed=0, filter_share=2.0)
+
+
 def test_bad_share_and_unreadable_files_are_refused_with_their_names(tmp_path):
     with pytest.raises(ValueError, match="within 0"):
         restyle.restyle_folder(tmp_path, 1.5, seed=0)

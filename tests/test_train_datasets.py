@@ -122,6 +122,10 @@ def test_classification_root_gets_a_folder_for_every_class(tmp_path):
      "use it with classify and --render"),
     (["classify", "--deck", "hanafuda", "--render", "10", "--restyle", "1.5", "--out", "{tmp}/r"],
      "a share of the train crops"),
+    (["detect", "--deck", "hanafuda", "--render", "10", "--randconv", "0.5", "--out", "{tmp}/r"],
+     "use it with classify and --render"),
+    (["classify", "--deck", "hanafuda", "--render", "10", "--randconv", "-0.1", "--out", "{tmp}/r"],
+     "--randconv is a share of the train crops"),
 ])
 def test_command_line_refuses_bad_requests_before_training(tmp_path, capsys, argv, message):
     pytest.importorskip("ultralytics")

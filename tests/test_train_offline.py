@@ -68,6 +68,15 @@ try:
             real_train = recipe.train
             recipe.train = lambda rec, data, run_dir, callbacks=None: real_train(rec, data, run_dir, {"on_model_save": kill})
             result["steps"].append(cli.main(step[1]))
+        elif kind == "cli-threads":
+            import torch
+            from vision.train import recipe
+            seen = result.setdefault("threads", [])
+            def note(trainer):
+                seen.append(torch.get_num_threads())
+            real_train = recipe.train
+            recipe.train = lambda rec, data, run_dir, callbacks=None: real_train(rec, data, run_dir, {"on_train_epoch_start": note})
+            result["steps"].append(cli.main(step[1]))
         elif kind == "import":
             if spec["mode"] == "raw":
                 import ultralytics
@@ -218,10 +227,13 @@ def test_classifier_trains_on_rendered_crops_offline(tmp_path):
     argv = ["classify", "--deck", "hanafuda", "--render", "10", "--seed", "0", "--size", "160",
             "--imgsz", "32", "--epochs", "1", "--batch", "8", "--out", str(run)]
     models = tmp_path / "models"
-    r = drive(tmp_path, [["cli", argv], ["cli", ["export", str(run), "--format", "onnx"]],
+    r = drive(tmp_path, [["cli-threads", argv], ["cli", ["export", str(run), "--format", "onnx"]],
                          ["cli", ["ship", str(run), "--deck", "hanafuda", "--models", str(models)]]])
     assert r["steps"] == [0, 0, 0] and r["attempts"] == [], r["stderr"][-3000:]
+    # Every core trains (ultralytics alone would leave one of them idle).
+    assert r["threads"] == [os.cpu_count()]
     cfg = json.loads((run / "config.json").read_text())
+    assert cfg["recipe"]["cpu_threads"] == os.cpu_count()
     assert cfg["recipe"]["model"] == "yolo11n-cls.yaml" and cfg["dataset"]["synth"]["spec"]["classes"] == "recognition"
     names = cfg["dataset"]["synth"]["names"]
     crops = Path(cfg["dataset"]["classify_root"])

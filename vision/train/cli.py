@@ -1,9 +1,9 @@
 """The ``train`` command line (``fudaba train …``, ``python -m vision.train …``).
 
     train detect|obb|classify --deck hanafuda|playing (--data DIR | --render N [--seed S] [--size PX]
-          [--style A,B] [--art-dir DIR] [--classes SCHEME] [--restyle SHARE]) [--real DIR] [--imgsz 320] [--epochs E]
+          [--style A,B] [--art-dir DIR] [--classes SCHEME] [--restyle SHARE] [--randconv SHARE]) [--real DIR] [--imgsz 320] [--epochs E]
           [--batch 16] [--time HOURS] [--train-seed 0] [--device cpu|0] [--workers N]
-          [--patience P] [--weights PT] [--lr0 LR] [--no-plots] --out runs/NAME
+          [--patience P] [--weights PT] [--lr0 LR] [--threads N] [--no-plots] --out runs/NAME
     train detect|obb|classify --out runs/NAME --resume [--time HOURS]
     train export runs/NAME --format onnx|openvino [--imgsz PX]
     train corner-data --real DIR --out DIR [--side 64] [--copies 4] [--tune 0.1] [--art jumbo,knoll]
@@ -96,6 +96,10 @@ def _task_options(t: argparse.ArgumentParser) -> None:
     t.add_argument("--restyle", type=float, default=0.0, metavar="SHARE",
                    help="classify with --render: recolour this share of the rendered train crops with random "
                         "palettes (vision.train.restyle), so the classifier leans on shapes, not one art's colours")
+    t.add_argument("--randconv", type=float, default=0.0, metavar="SHARE",
+                   help="classify with --render: pass this share of the rendered train crops (drawn independently "
+                        "of --restyle) through a random convolution (vision.train.restyle), so the classifier "
+                        "leans on shapes, not one art's textures and line weights")
     t.add_argument("--real", help="real playing-card dataset to merge (its train split), e.g. ../shared/datasets/playing-real; "
                    "classify: crops cut by the shipped playing detector, named by their corner labels")
     t.add_argument("--imgsz", type=int, help="network input side (px); default 320, 160 for classify")
@@ -109,6 +113,8 @@ def _task_options(t: argparse.ArgumentParser) -> None:
     t.add_argument("--weights", help="start from this checkpoint (e.g. runs/OLD/weights/best.pt)")
     t.add_argument("--lr0", type=float, help="initial learning rate (default: 0.001 for classify, "
                    "ultralytics' choice otherwise); lower to fine-tune --weights gently")
+    t.add_argument("--threads", type=int, help="PyTorch CPU threads (default: one per core; ultralytics alone "
+                   "would take one fewer)")
     t.add_argument("--no-plots", action="store_true", help="skip ultralytics' plots")
 
 
@@ -118,9 +124,10 @@ def _dataset(args: argparse.Namespace, run_dir: Path) -> tuple[str, dict]:
 
     if args.real and not (Path(args.real) / "data.yaml").is_file():
         raise ValueError(f"--real {args.real}: no data.yaml there (expected a folder like shared/datasets/playing-real)")
-    if args.restyle and (args.task != "classify" or args.render is None):
-        raise ValueError("--restyle recolours rendered classifier crops: use it with classify and --render")
-    _check_shares(args, "restyle")
+    for name in ("restyle", "randconv"):
+        if getattr(args, name) and (args.task != "classify" or args.render is None):
+            raise ValueError(f"--{name} alters rendered classifier crops: use it with classify and --render")
+    _check_shares(args, "restyle", "randconv")
     if args.real and args.task == "classify" and (args.deck != "playing" or args.render is None):
         raise ValueError("--real with classify needs --deck playing and rendered crops (--render)")
     if args.render is not None:
@@ -148,11 +155,12 @@ def _dataset(args: argparse.Namespace, run_dir: Path) -> tuple[str, dict]:
     if args.task == "classify":
         names = tuple(record["synth"]["names"]) if record["synth"] else None
         root = datasets.classify_root(data, names)
-        if args.restyle:
+        if args.restyle or args.randconv:
             from vision.train.restyle import restyle_folder
 
-            counts = restyle_folder(root / "train", args.restyle, args.seed)
-            print(f"restyled {counts['restyled']} of {counts['images']} rendered train crops")
+            counts = restyle_folder(root / "train", args.restyle, args.seed, args.randconv)
+            print(f"restyled {counts['restyled']} of {counts['images']} rendered train crops"
+                  + (f", {counts['filtered']} through a random convolution" if args.randconv else ""))
             record = {**record, "restyle": counts}
         if args.real:
             if args.deck != "playing" or not names:
@@ -205,6 +213,7 @@ def _train(args: argparse.Namespace, argv: list[str]) -> int:
         batch=args.batch, hours=args.time, seed=args.train_seed, device=device,
         workers=args.workers if args.workers is not None else (0 if device == "cpu" else 8),
         patience=args.patience, plots=not args.no_plots, weights=args.weights, lr0=args.lr0,
+        threads=args.threads,
     )
     args.imgsz = rec.imgsz
     run_dir.mkdir(parents=True, exist_ok=True)

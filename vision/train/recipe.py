@@ -15,6 +15,7 @@ with the hyper-parameters stored in it; to train past the planned epochs, start 
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -63,6 +64,9 @@ class Recipe:
     lr0: float | None = None
     """Initial learning rate; None: :data:`CLASSIFY_ARGS`' 0.001 for classify, ultralytics' own
     choice otherwise. A lower one fine-tunes a trained checkpoint without first undoing it."""
+    threads: int | None = None
+    """PyTorch CPU threads; None: one per core. (ultralytics' own choice is one fewer than the cores,
+    which on a 2-core machine trains on one of them.)"""
 
     def __post_init__(self) -> None:
         if self.task not in TASKS:
@@ -73,6 +77,8 @@ class Recipe:
             raise ValueError("--epochs and --batch must be at least 1")
         if self.hours is not None and self.hours <= 0:
             raise ValueError("--time must be positive (hours)")
+        if self.threads is not None and self.threads < 1:
+            raise ValueError(f"--threads must be at least 1 (got {self.threads})")
         if self.lr0 is not None and not 0 < self.lr0 < 1:
             raise ValueError(f"--lr0 must be between 0 and 1 (got {self.lr0})")
         if self.weights is not None and not Path(self.weights).is_file():
@@ -103,8 +109,8 @@ class Recipe:
         return args
 
     def as_dict(self) -> dict:
-        """The fields, plus the model source, for ``config.json``."""
-        return {**asdict(self), "model": self.model_source}
+        """The fields, plus the model source and the CPU threads it trains with, for ``config.json``."""
+        return {**asdict(self), "model": self.model_source, "cpu_threads": cpu_threads(self.threads)}
 
 
 def default_device() -> str:
@@ -118,8 +124,17 @@ Callbacks = Mapping[str, Callable]
 """Extra ultralytics callbacks by event name (``on_model_save``, ``on_fit_epoch_end`` …)."""
 
 
-def _yolo(source: str, run_dir: Path, callbacks: Callbacks | None):
+def cpu_threads(threads: int | None) -> int:
+    """The CPU threads a run trains with: ``threads``, or one per core when None."""
+    return threads if threads is not None else max(1, os.cpu_count() or 1)
+
+
+def _yolo(source: str, run_dir: Path, callbacks: Callbacks | None, threads: int | None = None):
     ultralytics = offline.import_ultralytics(run_dir / CONFIG_DIR)
+    # ultralytics sets torch's thread count from this module constant when it picks the CPU device.
+    from ultralytics.utils import torch_utils
+
+    torch_utils.NUM_THREADS = cpu_threads(threads)
     model = ultralytics.YOLO(source)
     for event, fn in (callbacks or {}).items():
         model.add_callback(event, fn)
@@ -128,7 +143,7 @@ def _yolo(source: str, run_dir: Path, callbacks: Callbacks | None):
 
 def train(recipe: Recipe, data: str, run_dir: Path, callbacks: Callbacks | None = None):
     """Train a new run into ``run_dir`` (``config.json`` must already be written); returns the trainer's metrics."""
-    model = _yolo(recipe.model_source, run_dir, callbacks)
+    model = _yolo(recipe.model_source, run_dir, callbacks, recipe.threads)
     model.train(**recipe.train_args(data, run_dir))
     return model.trainer.metrics
 
@@ -148,10 +163,11 @@ def resume(run_dir: Path, callbacks: Callbacks | None = None, hours: float | Non
     already finished: start a new run with ``weights=best.pt`` to train further.
     """
     last = resumable_checkpoint(run_dir)
-    model = _yolo(str(last), run_dir, callbacks)
+    config = record.read_config(run_dir)
+    model = _yolo(str(last), run_dir, callbacks, config["recipe"].get("threads"))
     extra = {"time": hours} if hours is not None else {}
     # The dataset named explicitly, so a checkpoint can never send ultralytics looking for another.
-    data = record.read_config(run_dir)["train_args"]["data"]
+    data = config["train_args"]["data"]
     model.train(resume=True, data=data, **extra)
     return model.trainer.metrics
 

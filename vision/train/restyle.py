@@ -11,6 +11,13 @@ changes colour only:
   grey while reds stay red), then raised to a random power (0.6 … 1.6);
 - value (brightness): raised to a random power (0.75 … 1.33).
 
+A second, independent change (``filter_share``) is a *random convolution* (RandConv, Xu et al., ICLR
+2021): the crop passed through one random 3 → 3 channel filter of side 1, 3 or 5 px (weights drawn from
+N(0, 1/(k²·3))), each output channel brought back to the input channel's mean and spread, then mixed
+with the input by a random weight α (0 … 0.7 of the input). It changes local texture, line weight and
+the colours' mixing — what differs between two artists' prints of one motif — and keeps where the
+shapes are. Applied after the palette when a crop gets both.
+
 Hanafuda identities never hinge on colour alone (each month has one ribbon card, so a ribbon's colour
 is implied by its flowers), which is what makes the remap safe for that deck. Everything is seeded per
 file (``seed`` and the file name), so a restyled folder is the same whatever order it is walked in.
@@ -75,31 +82,80 @@ def apply_palette(bgr: np.ndarray, palette: Palette) -> np.ndarray:
     return cv2.cvtColor(out, cv2.COLOR_HSV2BGR)
 
 
+@dataclass(frozen=True, slots=True)
+class RandomFilter:
+    """One random convolution: a 3 → 3 channel kernel and the share of the input kept."""
+
+    kernel: np.ndarray
+    """float32[3 (out), 3 (in), k, k], k ∈ {1, 3, 5}."""
+    keep: float
+    """Weight of the input in the mix, 0 … 0.7 (the filtered image gets 1 − keep)."""
+
+
+FILTER_SIDES = (1, 3, 5)
+"""Kernel sides (px) a random filter is drawn from; crops are 96-128 px, so 5 px alters strokes, not layout."""
+
+
+def random_filter(rng: np.random.Generator) -> RandomFilter:
+    """Draw a random convolution (see the module docstring)."""
+    side = int(rng.choice(FILTER_SIDES))
+    kernel = rng.normal(0.0, 1.0 / np.sqrt(side * side * 3), size=(3, 3, side, side)).astype(np.float32)
+    return RandomFilter(kernel=kernel, keep=float(rng.uniform(0.0, 0.7)))
+
+
+def apply_filter(bgr: np.ndarray, spec: RandomFilter) -> np.ndarray:
+    """``bgr`` (uint8, H × W × 3) through ``spec``: each output channel standardised to the input channel's
+    mean and standard deviation, mixed with the input; same shape and dtype."""
+    x = bgr.astype(np.float32) / 255.0
+    out = np.empty_like(x)
+    for o in range(3):
+        y = np.zeros(x.shape[:2], np.float32)
+        for i in range(3):
+            y += cv2.filter2D(x[..., i], -1, spec.kernel[o, i], borderType=cv2.BORDER_REFLECT)
+        mean, std = float(x[..., o].mean()), float(x[..., o].std())
+        y = (y - y.mean()) / max(float(y.std()), 1e-6) * std + mean
+        out[..., o] = spec.keep * x[..., o] + (1.0 - spec.keep) * y
+    return np.clip(np.round(out * 255.0), 0, 255).astype(np.uint8)
+
+
 def file_rng(seed: int, name: str) -> np.random.Generator:
     """A generator seeded by ``seed`` and a file name (stable across runs and walk orders)."""
     digest = hashlib.sha256(f"{seed}:{name}".encode()).digest()
     return np.random.default_rng(int.from_bytes(digest[:8], "little"))
 
 
-def restyle_folder(folder: Path, share: float, seed: int) -> dict:
+def restyle_folder(folder: Path, share: float, seed: int, filter_share: float = 0.0) -> dict:
     """Restyle, in place, a share of the images under ``folder`` (``<class>/<image>``); returns counts.
 
     Each image is chosen with probability ``share`` (drawn from its own generator) and rewritten with a
-    fresh palette. Meant for a run's own rendered train crops: it overwrites files.
+    fresh palette; independently, with probability ``filter_share``, passed through a random
+    convolution (drawn from a second generator of its own, so ``share``'s choices do not depend on
+    ``filter_share``). Meant for a run's own rendered train crops: it overwrites files.
     """
-    if not 0.0 <= share <= 1.0:
-        raise ValueError(f"restyle share must be within 0 … 1 (got {share})")
-    seen = changed = 0
+    for name, value in (("restyle", share), ("filter", filter_share)):
+        if not 0.0 <= value <= 1.0:
+            raise ValueError(f"{name} share must be within 0 … 1 (got {value})")
+    seen = changed = filtered = 0
     for path in sorted(folder.glob("*/*")):
         if path.suffix.lower() not in IMAGE_SUFFIXES:
             continue
         seen += 1
-        rng = file_rng(seed, f"{path.parent.name}/{path.name}")
-        if rng.random() >= share:
+        name = f"{path.parent.name}/{path.name}"
+        rng = file_rng(seed, name)
+        recolour = rng.random() < share
+        frng = file_rng(seed, "filter:" + name)
+        refilter = frng.random() < filter_share
+        if not (recolour or refilter):
             continue
         image = cv2.imread(str(path), cv2.IMREAD_COLOR)
         if image is None:
             raise ValueError(f"{path}: not a readable image")
-        cv2.imwrite(str(path), apply_palette(image, random_palette(rng)))
-        changed += 1
-    return {"images": seen, "restyled": changed, "share": share, "seed": seed}
+        if recolour:
+            image = apply_palette(image, random_palette(rng))
+            changed += 1
+        if refilter:
+            image = apply_filter(image, random_filter(frng))
+            filtered += 1
+        cv2.imwrite(str(path), image)
+    out = {"images": seen, "restyled": changed, "share": share, "seed": seed}
+    return {**out, "filtered": filtered, "filter_share": filter_share} if filter_share else out
