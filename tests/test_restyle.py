@@ -55,6 +55,18 @@ def test_restyling_a_folder_is_reproducible_and_touches_the_share_asked(tmp_path
     assert restyle.restyle_folder(tmp_path / "b", 0.0, seed=1)["restyled"] == 0
 
 
+def test_a_limited_turn_keeps_each_colour_near_its_own_hue():
+    img = _drawing()
+    rng = np.random.default_rng(8)
+    red_hue = int(cv2.cvtColor(img, cv2.COLOR_BGR2HSV)[10, 22, 0])  # the ribbon
+    for _ in range(30):
+        palette = restyle.random_palette(rng, turn=15)
+        moved = (int(palette.hue[red_hue]) - red_hue + 90) % 180 - 90
+        assert abs(moved) <= 15 + 33, "turn plus the largest warp (18 + 9 + 6 steps)"
+    anywhere = {int(restyle.random_palette(np.random.default_rng(s)).hue[red_hue]) // 30 for s in range(40)}
+    assert len(anywhere) == 6, "the default turns the circle anywhere"
+
+
 def test_a_random_convolution_changes_texture_and_keeps_where_the_drawing_is():
     img = _drawing()
     rng = np.random.default_rng(3)

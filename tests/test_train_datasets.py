@@ -126,6 +126,8 @@ def test_classification_root_gets_a_folder_for_every_class(tmp_path):
      "use it with classify and --render"),
     (["classify", "--deck", "hanafuda", "--render", "10", "--randconv", "-0.1", "--out", "{tmp}/r"],
      "--randconv is a share of the train crops"),
+    (["classify", "--deck", "hanafuda", "--render", "10", "--restyle", "0.5", "--restyle-turn", "-1",
+      "--out", "{tmp}/r"], "--restyle-turn is a number of hue steps"),
 ])
 def test_command_line_refuses_bad_requests_before_training(tmp_path, capsys, argv, message):
     pytest.importorskip("ultralytics")

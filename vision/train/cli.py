@@ -1,7 +1,7 @@
 """The ``train`` command line (``fudaba train …``, ``python -m vision.train …``).
 
     train detect|obb|classify --deck hanafuda|playing (--data DIR | --render N [--seed S] [--size PX]
-          [--style A,B] [--art-dir DIR] [--classes SCHEME] [--restyle SHARE] [--randconv SHARE]) [--real DIR] [--imgsz 320] [--epochs E]
+          [--style A,B] [--art-dir DIR] [--classes SCHEME] [--restyle SHARE [--restyle-turn STEPS]] [--randconv SHARE]) [--real DIR] [--imgsz 320] [--epochs E]
           [--batch 16] [--time HOURS] [--train-seed 0] [--device cpu|0] [--workers N]
           [--patience P] [--weights PT] [--lr0 LR] [--threads N] [--no-plots] --out runs/NAME
     train detect|obb|classify --out runs/NAME --resume [--time HOURS]
@@ -96,6 +96,9 @@ def _task_options(t: argparse.ArgumentParser) -> None:
     t.add_argument("--restyle", type=float, default=0.0, metavar="SHARE",
                    help="classify with --render: recolour this share of the rendered train crops with random "
                         "palettes (vision.train.restyle), so the classifier leans on shapes, not one art's colours")
+    t.add_argument("--restyle-turn", type=float, default=180.0, metavar="STEPS",
+                   help="--restyle: largest turn of the hue circle, in 2° steps (180, the default: any; less keeps "
+                        "each colour near its own hue, e.g. 15)")
     t.add_argument("--randconv", type=float, default=0.0, metavar="SHARE",
                    help="classify with --render: pass this share of the rendered train crops (drawn independently "
                         "of --restyle) through a random convolution (vision.train.restyle), so the classifier "
@@ -128,6 +131,8 @@ def _dataset(args: argparse.Namespace, run_dir: Path) -> tuple[str, dict]:
         if getattr(args, name) and (args.task != "classify" or args.render is None):
             raise ValueError(f"--{name} alters rendered classifier crops: use it with classify and --render")
     _check_shares(args, "restyle", "randconv")
+    if args.restyle_turn < 0:
+        raise ValueError(f"--restyle-turn is a number of hue steps, 0 or more (got {args.restyle_turn})")
     if args.real and args.task == "classify" and (args.deck != "playing" or args.render is None):
         raise ValueError("--real with classify needs --deck playing and rendered crops (--render)")
     if args.render is not None:
@@ -158,7 +163,7 @@ def _dataset(args: argparse.Namespace, run_dir: Path) -> tuple[str, dict]:
         if args.restyle or args.randconv:
             from vision.train.restyle import restyle_folder
 
-            counts = restyle_folder(root / "train", args.restyle, args.seed, args.randconv)
+            counts = restyle_folder(root / "train", args.restyle, args.seed, args.randconv, args.restyle_turn)
             print(f"restyled {counts['restyled']} of {counts['images']} rendered train crops"
                   + (f", {counts['filtered']} through a random convolution" if args.randconv else ""))
             record = {**record, "restyle": counts}

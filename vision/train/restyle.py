@@ -5,7 +5,7 @@ grey; reds, pinks and purples differ in shade), so a classifier trained on one s
 another style does not share. A restyled crop keeps every pixel's lightness order and every edge, and
 changes colour only:
 
-- hue: a random rotation of the hue circle plus a smooth random warp, ``h' = h + offset + Σₖ aₖ sin(k·h + φₖ)``
+- hue: a random rotation of the hue circle (any, or at most ``turn`` steps either way) plus a smooth random warp, ``h' = h + offset + Σₖ aₖ sin(k·h + φₖ)``
   (k = 1‥3, |aₖ| ≤ 18/k hue steps of 2°; the warp may fold, so two nearby hues can end up alike);
 - saturation: multiplied by a smooth random function of the *original* hue, 0 … 1.4 (so greens may turn
   grey while reds stay red), then raised to a random power (0.6 … 1.6);
@@ -59,10 +59,13 @@ def _smooth(rng: np.random.Generator, amplitude: float) -> np.ndarray:
     return out
 
 
-def random_palette(rng: np.random.Generator) -> Palette:
-    """Draw a remap (see the module docstring for the ranges)."""
+def random_palette(rng: np.random.Generator, turn: float = HUES) -> Palette:
+    """Draw a remap (see the module docstring for the ranges). ``turn``: the largest rotation of the hue
+    circle, in hue steps (2°); :data:`HUES` or more turns it anywhere, less keeps each hue near its own
+    (so a red flower stays reddish and a purple one purplish, while the warp and the saturation still vary)."""
     warp = _smooth(rng, amplitude=18.0)
-    hue = (np.arange(HUES) + rng.uniform(0, HUES) + warp) % HUES
+    offset = rng.uniform(0, HUES) if turn >= HUES else rng.uniform(-turn, turn)
+    hue = (np.arange(HUES) + offset + warp) % HUES
     gain = np.clip(0.7 + _smooth(rng, amplitude=0.9), 0.0, 1.4)
     return Palette(
         hue=(np.round(hue).astype(np.int32) % HUES).astype(np.uint8),
@@ -124,11 +127,11 @@ def file_rng(seed: int, name: str) -> np.random.Generator:
     return np.random.default_rng(int.from_bytes(digest[:8], "little"))
 
 
-def restyle_folder(folder: Path, share: float, seed: int, filter_share: float = 0.0) -> dict:
+def restyle_folder(folder: Path, share: float, seed: int, filter_share: float = 0.0, turn: float = HUES) -> dict:
     """Restyle, in place, a share of the images under ``folder`` (``<class>/<image>``); returns counts.
 
     Each image is chosen with probability ``share`` (drawn from its own generator) and rewritten with a
-    fresh palette; independently, with probability ``filter_share``, passed through a random
+    fresh palette (hue turned at most ``turn`` steps); independently, with probability ``filter_share``, passed through a random
     convolution (drawn from a second generator of its own, so ``share``'s choices do not depend on
     ``filter_share``). Meant for a run's own rendered train crops: it overwrites files.
     """
@@ -151,11 +154,13 @@ def restyle_folder(folder: Path, share: float, seed: int, filter_share: float = 
         if image is None:
             raise ValueError(f"{path}: not a readable image")
         if recolour:
-            image = apply_palette(image, random_palette(rng))
+            image = apply_palette(image, random_palette(rng, turn))
             changed += 1
         if refilter:
             image = apply_filter(image, random_filter(frng))
             filtered += 1
         cv2.imwrite(str(path), image)
     out = {"images": seen, "restyled": changed, "share": share, "seed": seed}
+    if turn < HUES:
+        out["turn"] = turn
     return {**out, "filtered": filtered, "filter_share": filter_share} if filter_share else out
