@@ -1,8 +1,9 @@
 """The ``train`` command line (``fudaba train …``, ``python -m vision.train …``).
 
     train detect|obb|classify --deck hanafuda|playing (--data DIR | --render N [--seed S] [--size PX]
-          [--style A,B] [--art-dir DIR] [--classes SCHEME] [--restyle SHARE [--restyle-turn STEPS]] [--randconv SHARE]) [--real DIR] [--imgsz 320] [--epochs E]
-          [--batch 16] [--time HOURS] [--train-seed 0] [--device cpu|0] [--workers N]
+          [--style A,B] [--art-dir DIR] [--classes SCHEME] [--restyle SHARE [--restyle-turn STEPS]]
+          [--randconv SHARE]) [--real DIR] [--imgsz 320] [--epochs E] [--batch 16] [--time HOURS]
+          [--train-seed 0] [--device cpu|0] [--workers N]
           [--patience P] [--weights PT] [--lr0 LR] [--threads N] [--no-plots] --out runs/NAME
     train detect|obb|classify --out runs/NAME --resume [--time HOURS]
     train export runs/NAME --format onnx|openvino [--imgsz PX]

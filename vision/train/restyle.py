@@ -5,8 +5,9 @@ grey; reds, pinks and purples differ in shade), so a classifier trained on one s
 another style does not share. A restyled crop keeps every pixel's lightness order and every edge, and
 changes colour only:
 
-- hue: a random rotation of the hue circle (any, or at most ``turn`` steps either way) plus a smooth random warp, ``h' = h + offset + Σₖ aₖ sin(k·h + φₖ)``
-  (k = 1‥3, |aₖ| ≤ 18/k hue steps of 2°; the warp may fold, so two nearby hues can end up alike);
+- hue: a random rotation of the hue circle (any, or at most ``turn`` steps either way) plus a smooth
+  random warp, ``h' = h + offset + Σₖ aₖ sin(k·h + φₖ)`` (k = 1‥3, |aₖ| ≤ 18/k hue steps of 2°; the warp
+  may fold, so two nearby hues can end up alike);
 - saturation: multiplied by a smooth random function of the *original* hue, 0 … 1.4 (so greens may turn
   grey while reds stay red), then raised to a random power (0.6 … 1.6);
 - value (brightness): raised to a random power (0.75 … 1.33).
