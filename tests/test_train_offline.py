@@ -57,25 +57,24 @@ try:
         kind = step[0]
         if kind == "cli":
             result["steps"].append(cli.main(step[1]))
-        elif kind == "cli-kill":
-            from vision.train import recipe
-            epoch = step[2]
-            def kill(trainer, epoch=epoch):
-                if trainer.epoch == epoch:
-                    with open(spec["out"], "w") as f:
-                        json.dump({**result, "attempts": attempts, "killed_at_epoch": epoch}, f)
-                    os.kill(os.getpid(), signal.SIGKILL)
-            real_train = recipe.train
-            recipe.train = lambda rec, data, run_dir, callbacks=None: real_train(rec, data, run_dir, {"on_model_save": kill})
-            result["steps"].append(cli.main(step[1]))
-        elif kind == "cli-threads":
+        elif kind in ("cli-kill", "cli-threads"):
+            # The command run with one extra ultralytics callback: kill at an epoch, or note torch's threads.
             import torch
             from vision.train import recipe
-            seen = result.setdefault("threads", [])
-            def note(trainer):
-                seen.append(torch.get_num_threads())
+            if kind == "cli-kill":
+                epoch = step[2]
+                def kill(trainer, epoch=epoch):
+                    if trainer.epoch == epoch:
+                        with open(spec["out"], "w") as f:
+                            json.dump({**result, "attempts": attempts, "killed_at_epoch": epoch}, f)
+                        os.kill(os.getpid(), signal.SIGKILL)
+                extra = {"on_model_save": kill}
+            else:
+                seen = result.setdefault("threads", [])
+                extra = {"on_train_epoch_start": lambda trainer: seen.append(torch.get_num_threads())}
             real_train = recipe.train
-            recipe.train = lambda rec, data, run_dir, callbacks=None: real_train(rec, data, run_dir, {"on_train_epoch_start": note})
+            recipe.train = lambda rec, data, run_dir, callbacks=None, real_train=real_train, extra=extra: \
+                real_train(rec, data, run_dir, extra)
             result["steps"].append(cli.main(step[1]))
         elif kind == "import":
             if spec["mode"] == "raw":
