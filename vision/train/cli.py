@@ -104,6 +104,9 @@ def _task_options(t: argparse.ArgumentParser) -> None:
                    help="classify with --render: pass this share of the rendered train crops (drawn independently "
                         "of --restyle) through a random convolution (vision.train.restyle), so the classifier "
                         "leans on shapes, not one art's textures and line weights")
+    t.add_argument("--detected-crops", action="store_true",
+                   help="classify with rendered scenes: also cut each card where the shipped detector and outline "
+                        "finder put it (vision.train.detected_crops), the crops the classifier gets at run time")
     t.add_argument("--real", help="real playing-card dataset to merge (its train split), e.g. ../shared/datasets/playing-real; "
                    "classify: crops cut by the shipped playing detector, named by their corner labels")
     t.add_argument("--imgsz", type=int, help="network input side (px); default 320, 160 for classify")
@@ -132,6 +135,8 @@ def _dataset(args: argparse.Namespace, run_dir: Path) -> tuple[str, dict]:
         if getattr(args, name) and (args.task != "classify" or args.render is None):
             raise ValueError(f"--{name} alters rendered classifier crops: use it with classify and --render")
     _check_shares(args, "restyle", "randconv")
+    if args.detected_crops and args.task != "classify":
+        raise ValueError("--detected-crops cuts classifier crops: use it with classify")
     if args.restyle_turn < 0:
         raise ValueError(f"--restyle-turn is a number of hue steps, 0 or more (got {args.restyle_turn})")
     if args.real and args.task == "classify" and (args.deck != "playing" or args.render is None):
@@ -161,6 +166,15 @@ def _dataset(args: argparse.Namespace, run_dir: Path) -> tuple[str, dict]:
     if args.task == "classify":
         names = tuple(record["synth"]["names"]) if record["synth"] else None
         root = datasets.classify_root(data, names)
+        if args.detected_crops:
+            from vision.train.detected_crops import detected_crops
+
+            scenes = data if (data / "truth").is_dir() else data.parent
+            counts = detected_crops(scenes, root, args.deck, args.crop_side or 128, args.crop_min_visible,
+                                    seed=args.seed)
+            print("detected crops: " + "; ".join(f"{k} {v['crops']} from {v['scenes']} scenes ({v['missed']} cards missed)"
+                                                 for k, v in counts.items()))
+            record = {**record, "detected_crops": {**counts, "detector": f"models/{args.deck} (shipped)"}}
         if args.restyle or args.randconv:
             from vision.train.restyle import restyle_folder
 
