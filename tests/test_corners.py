@@ -254,6 +254,41 @@ def test_turned_views_of_an_index_are_averaged():
     assert IndexReader(None, Upright(), turns=4).probabilities([]).shape == (0, 2)
 
 
+def test_eight_views_add_the_square_cut_turned_by_45_degrees():
+    from types import SimpleNamespace
+
+    from vision.cardcrop import index_square, square_crop
+    from vision.recognise.corners import IndexReader
+    from vision.recognise.detector import Detection
+
+    box = (40.0, 30.0, 60.0, 60.0)
+
+    class OneIndex:
+        def detect(self, frames):
+            return [[Detection(box, True, 0.9)] for _ in frames]
+
+    class Recorder:
+        names = ("10C", "AS")
+        side = 16
+
+        def __init__(self):
+            self.seen = []
+
+        def classify(self, crops):
+            self.seen += crops
+            return SimpleNamespace(probs=np.array([[c.mean() / 255, 1 - c.mean() / 255] for c in crops]))
+
+    frame = np.random.default_rng(0).integers(0, 256, (100, 100, 3), dtype=np.uint8)
+    for turns, angles in ((4, (0.0,)), (8, (0.0, 45.0))):
+        rec = Recorder()
+        (reading,) = IndexReader(OneIndex(), rec, turns=turns).read([frame])[0]
+        expected = [np.rot90(square_crop(frame, index_square(box, angle=a), 16), k) for a in angles for k in range(4)]
+        assert len(rec.seen) == len(expected)
+        assert all(any(np.array_equal(v, e) for v in rec.seen) for e in expected)
+        means = np.array([e.mean() / 255 for e in expected])
+        assert np.allclose(reading.probs, [means.mean(), 1 - means.mean()])
+
+
 def test_a_readable_card_without_an_index_reading_is_dropped_when_its_name_is_doubtful():
     big = card("AS", [(0, 0), (126, 0), (126, 176), (0, 176)], conf=0.6)  # index ≈ 35 px, 17 px at scale 0.5
     read = card("KS", [(300, 0), (426, 0), (426, 176), (300, 176)], conf=0.6)

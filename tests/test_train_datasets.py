@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 yaml = pytest.importorskip("yaml")
-pytest.importorskip("cv2")
+cv2 = pytest.importorskip("cv2")
 
 from vision.synth.classes import class_names  # noqa: E402
 from vision.train import datasets  # noqa: E402
@@ -128,6 +128,8 @@ def test_classification_root_gets_a_folder_for_every_class(tmp_path):
      "--randconv is a share of the train crops"),
     (["classify", "--deck", "hanafuda", "--render", "10", "--restyle", "0.5", "--restyle-turn", "-1",
       "--out", "{tmp}/r"], "--restyle-turn is a number of hue steps"),
+    (["detect", "--deck", "hanafuda", "--render", "10", "--detected-crops", "--out", "{tmp}/r"],
+     "use it with classify"),
 ])
 def test_command_line_refuses_bad_requests_before_training(tmp_path, capsys, argv, message):
     pytest.importorskip("ultralytics")
@@ -135,3 +137,36 @@ def test_command_line_refuses_bad_requests_before_training(tmp_path, capsys, arg
 
     assert cli.main([a.replace("{tmp}", str(tmp_path)) for a in argv]) == 2
     assert message in capsys.readouterr().err
+
+
+def test_detected_crops_are_cut_where_the_shipped_detector_puts_each_rendered_card(tmp_path):
+    pytest.importorskip("onnxruntime")
+    from vision.synth.classes import class_of
+    from vision.synth.labels import SceneLabels
+    from vision.train.detected_crops import detected_crops
+
+    data = tmp_path / "synth"
+    req = datasets.RenderRequest(deck="hanafuda", count=10, seed=0, size=640, task="classify", classes="recognition",
+                                 styles=("mantia",), crop_side=64, crop_copies=1, crop_jitter=0.02,
+                                 crop_min_visible=0.35)
+    datasets.render(req, data)
+    root = datasets.classify_root(data, class_names("hanafuda", "recognition"))
+    counts = detected_crops(data, root, "hanafuda", side=64, min_visible=0.35)
+    assert counts["train"]["scenes"] == 8 and counts["val"]["scenes"] == 1
+    written = sorted(root.glob("*/*/det_*.png"))
+    assert len(written) == counts["train"]["crops"] + counts["val"]["crops"]
+    truth = {}
+    for split in ("train", "val"):
+        for f in (data / "truth" / split).glob("*.json"):
+            truth[f.stem] = SceneLabels.from_json(f.read_text())
+    seen = sum(c.visible >= 0.35 for s, lab in truth.items() for c in lab.cards)
+    assert counts["train"]["crops"] + counts["val"]["crops"] + counts["train"]["missed"] + counts["val"]["missed"] == seen
+    assert len(written) >= 0.9 * seen  # the shipped detector finds nearly every card of the training art
+    for f in written:
+        _, stem, z = f.stem.split("_")
+        card = next(c for c in truth[stem].cards if c.z == int(z))
+        assert f.parent.name == class_of(card.card_id, card.face_up, "hanafuda", "recognition")
+        assert f.parent.parent.name == ("val" if int(stem) % 10 == 8 else "train")
+        assert cv2.imread(str(f)).shape == (64, 64, 3)
+    with pytest.raises(ValueError, match="no rendered truth"):
+        detected_crops(tmp_path / "nowhere", root, "hanafuda")

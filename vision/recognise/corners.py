@@ -34,6 +34,8 @@ from vision.recognise.classifier import CardClassifier
 from vision.recognise.detector import CardDetector
 from vision.recognise.geometry import box_area, box_intersection
 
+VIEW_ANGLES = (0.0, 45.0)
+"""Angles (degrees) index squares are cut at when :attr:`IndexReader.turns` is 8."""
 INDEX_FRACTION = 0.2
 """A card's index is taken to be this fraction of its long side tall."""
 
@@ -93,8 +95,9 @@ class IndexReader:
         self.detector = detector
         self.classifier = classifier
         self.turns = turns
-        """Each crop is also classified turned by 90°, 180° … (``turns`` views in all) and the
-        probabilities averaged; 1: once as cut."""
+        """Views per index, their probabilities averaged: 1 once as cut; 2 or 4 also the crop turned
+        by 90°, 180° …; 8 the four quarter turns of the square as cut and of the same square cut
+        turned by 45° (:data:`VIEW_ANGLES`), so no view of a slanted index is far from upright."""
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -104,8 +107,10 @@ class IndexReader:
         """The corner indices of each frame, each with its class probabilities."""
         dets = self.detector.detect(frames)
         side = self.classifier.side
-        crops = [square_crop(f, index_square(d.box), side) for f, ds in zip(frames, dets, strict=True) for d in ds]
-        probs = self.probabilities(crops)
+        angles = VIEW_ANGLES if self.turns > 4 else VIEW_ANGLES[:1]
+        probs = np.mean([self.probabilities([square_crop(f, index_square(d.box, angle=a), side)
+                                             for f, ds in zip(frames, dets, strict=True) for d in ds])
+                         for a in angles], axis=0)
         out, k = [], 0
         for ds in dets:
             out.append([IndexReading(d.box, d.score, probs[k + i]) for i, d in enumerate(ds)])
@@ -117,11 +122,12 @@ class IndexReader:
         return self.detector.size / max(frame.shape[:2])
 
     def probabilities(self, crops: Sequence[np.ndarray]) -> np.ndarray:
-        """Class probabilities of index crops, averaged over :attr:`turns` quarter-turned views."""
+        """Class probabilities of index crops, averaged over up to 4 quarter-turned views (:attr:`turns`)."""
         if not crops:
             return np.zeros((0, len(self.names)))
-        views = [np.ascontiguousarray(np.rot90(c, k)) for k in range(self.turns) for c in crops]
-        return self.classifier.classify(views).probs.reshape(self.turns, len(crops), -1).mean(axis=0)
+        turns = min(self.turns, 4)
+        views = [np.ascontiguousarray(np.rot90(c, k)) for k in range(turns) for c in crops]
+        return self.classifier.classify(views).probs.reshape(turns, len(crops), -1).mean(axis=0)
 
 
 def owner(reading: IndexReading, polygons: Sequence[np.ndarray]) -> int | None:

@@ -215,7 +215,7 @@ all close-ups, and a larger ``close_px`` keeps whole cards on tables seen from a
 CARD_WEIGHT_GRID = (0.0, 0.5, 1.0)
 SPLIT_PROB_GRID = (1.01, 0.95, 0.9, 0.8, 0.7, 0.6, 0.5)
 """``split_prob`` values tried once the grid's best is known (1.01: never split an outline's readings)."""
-TURNS_GRID = (1, 4)
+TURNS_GRID = (1, 4, 8)
 
 
 def tune(rec, real_dir: Path, fraction: float = 0.1, target: float = 0.995) -> dict:
