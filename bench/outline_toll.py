@@ -57,10 +57,7 @@ def toll(rec: Recogniser, scenes) -> dict:
             if i is None:
                 c[f"missed_{part}"] += 1
                 continue
-            box = dets[i].box
-            phi = geo.box_angle(box, rec.aspect)
-            leans = {round(phi, 3), round(-phi, 3)} if 1.0 < phi < 89.0 else {round(phi, 3)}
-            polys = [outlines[i], upright(t.polygon)] + [upright(geo.rectangle(box, rec.aspect, a)) for a in leans]
+            polys = [outlines[i], upright(t.polygon)] + [upright(q) for q in geo.leans(dets[i].box, rec.aspect)]
             probs, _ = rec.probabilities(rec.classifier.crops(image, polys))
             right = [names[int(p.argmax())] == true_class(t, rec.deck) for p in probs]
             lean = 2 + int(np.argmax([p.max() for p in probs[2:]]))

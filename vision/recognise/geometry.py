@@ -92,13 +92,17 @@ def edge_score(poly: np.ndarray, gx: np.ndarray, gy: np.ndarray) -> float:
     return total / n if n else 0.0
 
 
-def outline(box: tuple[float, float, float, float], aspect: float, gx: np.ndarray, gy: np.ndarray) -> np.ndarray:
-    """The best-supported card outline for ``box``, listed portrait-first (:func:`vision.cardcrop.upright`)."""
+def leans(box: tuple[float, float, float, float], aspect: float) -> list[np.ndarray]:
+    """The outlines ``box`` allows: the card leaning at +φ and at −φ (one outline when φ is about 0° or 90°)."""
     phi = box_angle(box, aspect)
     bases = {round(phi, 3), round(-phi, 3)} if 1.0 < phi < 89.0 else {round(phi, 3)}
+    return [rectangle(box, aspect, base) for base in bases]
+
+
+def outline(box: tuple[float, float, float, float], aspect: float, gx: np.ndarray, gy: np.ndarray) -> np.ndarray:
+    """The best-supported card outline for ``box``, listed portrait-first (:func:`vision.cardcrop.upright`)."""
     best, best_score = None, -1.0
-    for base in bases:
-        poly = rectangle(box, aspect, base)
+    for poly in leans(box, aspect):
         score = edge_score(poly, gx, gy)
         if score > best_score:
             best, best_score = poly, score
