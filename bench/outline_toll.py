@@ -7,10 +7,10 @@ are rendered — any-view 640 × 640 scenes and top-down 1280 × 720 frames, as 
 (the benchmark's rule, :func:`vision.recognise.evaluate.match`) is classified three ways, with the
 calibration and both-ways setting of the manifest:
 
-- ``outline``: the crop recognition takes (:func:`vision.recognise.geometry.outline`: a rectangle of
-  the card's aspect at the angle guessed from the box, the lean chosen by the image's edges);
-- ``better_lean``: of the two leans the box allows, the one the classifier is surer of (an upper
-  bound on choosing the lean better, not what recognition does);
+- ``edges``: of the two leans the box allows, the one whose four edges the image's gradients
+  support best (:func:`vision.recognise.geometry.outline`);
+- ``outline``: the crop recognition takes (:meth:`vision.recognise.Recogniser.named_outlines`: of
+  the two leans, the one the classifier is surer of);
 - ``true``: the card's true polygon (what no detector gives; an upper bound on better outlines).
 
     python bench/outline_toll.py [--models DIR] [--scenes 60] [--frames 30] [--seed 2000000] \
@@ -28,8 +28,6 @@ import time
 from collections import Counter
 from pathlib import Path
 
-import numpy as np
-
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from vision.cardcrop import upright  # noqa: E402
@@ -40,7 +38,7 @@ from vision.synth.fixed_scenes import topdown_scene  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
 STYLES = ("mantia", "classic", "kokujou")
-WAYS = ("outline", "better_lean", "true")
+WAYS = ("edges", "outline", "true")
 
 
 def toll(rec: Recogniser, scenes) -> dict:
@@ -49,7 +47,8 @@ def toll(rec: Recogniser, scenes) -> dict:
     names = rec.classifier.names
     for image, labels in scenes:
         dets = rec.detector.detect([image])[0]
-        outlines = rec.outlines(image, dets)
+        outlines, probs, _ = rec.named_outlines(image, dets)
+        gx, gy = geo.gradients(image)
         truth = [t for t in labels.cards if t.visible >= SEEN_ENOUGH]
         for t, i in zip(truth, match([d.box for d in dets], truth), strict=True):
             part = "whole" if t.visible >= SEEN_WHOLE else "part"
@@ -57,12 +56,10 @@ def toll(rec: Recogniser, scenes) -> dict:
             if i is None:
                 c[f"missed_{part}"] += 1
                 continue
-            polys = [outlines[i], upright(t.polygon)] + [upright(q) for q in geo.leans(dets[i].box, rec.aspect)]
-            probs, _ = rec.probabilities(rec.classifier.crops(image, polys))
-            right = [names[int(p.argmax())] == true_class(t, rec.deck) for p in probs]
-            lean = 2 + int(np.argmax([p.max() for p in probs[2:]]))
-            for way, ok in zip(WAYS, (right[0], right[lean], right[1]), strict=True):
-                c[f"{way}_{part}"] += int(ok)
+            polys = [geo.outline(dets[i].box, rec.aspect, gx, gy), upright(t.polygon)]
+            other, _ = rec.probabilities(rec.classifier.crops(image, polys))
+            for way, p in zip(WAYS, (other[0], probs[i], other[1]), strict=True):
+                c[f"{way}_{part}"] += int(names[int(p.argmax())] == true_class(t, rec.deck))
     out = {}
     for part in ("whole", "part"):
         n = c[f"cards_{part}"]

@@ -36,10 +36,9 @@ def matched_scores(rec: Recogniser, frames: Sequence[np.ndarray], labels: Sequen
     probs, embs, truth = [], [], []
     for frame, lab in zip(frames, labels, strict=True):
         dets = rec.detector.detect([frame])[0]
-        polys = rec.outlines(frame, dets)
-        if not polys:
+        if not dets:
             continue
-        p, e = rec.classifier.raw(rec.classifier.crops(frame, polys))
+        _, p, e = rec.named_outlines(frame, dets, rec.classifier.raw)
         cards = [c for c in lab.cards if c.visible >= min_visible]
         for t, i in zip(cards, match([d.box for d in dets], cards), strict=True):
             if i is not None:

@@ -53,6 +53,14 @@ HEAD_STEPS, HEAD_L2 = 1500, 1e-5
 """Fitting of the profile's head (:func:`fit_head`): chosen on practice-style scenes of seeds outside the test split."""
 
 
+def _network_scores(recogniser: Recogniser):
+    """Crops → (calibrated probabilities, embeddings) of the recogniser's classifier alone (no profile)."""
+    def score(crops):
+        sc = recogniser.classifier.classify(crops)
+        return sc.probs, sc.embeddings
+    return score
+
+
 def play_conditions(crop: np.ndarray, rng: np.random.Generator, cover: np.ndarray | None = None) -> np.ndarray:
     """``crop`` as it may look during play: other light (gain, offset, colour cast), some blur and
     noise, and often another card covering one side (20-55 % of the face)."""
@@ -218,16 +226,15 @@ def practice(recogniser: Recogniser, faces: Sequence[dict[str, np.ndarray]], sce
             r = render(sample_scene(PRACTICE_SEED + 10 * (k + 100_000 * seed), deck, tuple(names),
                                     textures=textures), styles)
             dets = recogniser.detector.detect([r.image])[0]
-            polys = recogniser.outlines(r.image, dets)
             truth = [c for c in r.labels.cards if c.face_up and c.visible >= PRACTICE_MIN_VISIBLE
                      and class_of(c.card_id, True, deck) in enrolled]
-            pairs = [(t, polys[i]) for t, i in zip(truth, match([d.box for d in dets], truth), strict=True)
-                     if i is not None]
+            pairs = [(t, i) for t, i in zip(truth, match([d.box for d in dets], truth), strict=True) if i is not None]
             if not pairs:
                 continue
-            sc = recogniser.classifier.classify(recogniser.classifier.crops(r.image, [p for _, p in pairs]))
-            embeddings.append(sc.embeddings)
-            probs.append(sc.probs)
+            _, p, e = recogniser.named_outlines(r.image, dets, _network_scores(recogniser))
+            rows = [i for _, i in pairs]
+            embeddings.append(e[rows])
+            probs.append(p[rows])
             labels += [index[class_of(t.card_id, True, deck)] for t, _ in pairs]
             seen += [k] * len(pairs)
     if not embeddings:
@@ -262,12 +269,13 @@ def read_grid(recogniser: Recogniser, photo: str | Path, extras: bool = False) -
     frame = cv2.imread(str(photo), cv2.IMREAD_COLOR)
     if frame is None:
         raise ValueError(f"{photo}: not an image OpenCV can read")
-    polys = recogniser.outlines(frame, recogniser.detector.detect([frame])[0])
+    polys, all_probs, _ = recogniser.named_outlines(frame, recogniser.detector.detect([frame])[0],
+                                                    _network_scores(recogniser))
     try:
         pairs = assign_grid(polys, deck, extras)
     except ValueError as e:
         raise ValueError(f"{photo}: {e}") from None
-    probs = recogniser.classifier.classify(recogniser.classifier.crops(frame, [polys[i] for _, i in pairs])).probs
+    probs = all_probs[[i for _, i in pairs]] if pairs else all_probs[:0]
     readings = {False: pairs, True: _turned(pairs, deck, extras)}
     agree = {t: sum(names[int(np.argmax(probs[k]))] == class_of(cell.card_id, True, deck) for k, (cell, _) in enumerate(r))
              for t, r in readings.items()}

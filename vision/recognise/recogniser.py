@@ -1,8 +1,9 @@
 """Recognition: a top-down frame of a table → every card in it, named, outlined, with a confidence.
 
 Pipeline per batch of frames: the detector finds cards and backs (:mod:`.detector`); each box
-becomes an oriented outline (:mod:`.geometry`); each outline is cropped square and classified
-(:mod:`.classifier`), blended with the user's deck profile when one is loaded (:mod:`.profile`).
+allows one or two oriented outlines, the card leaning at +φ or −φ (:func:`.geometry.leans`); each
+is cropped square and classified (:mod:`.classifier`), blended with the user's deck profile when one
+is loaded (:mod:`.profile`), and the outline whose answer is the most confident names the card.
 The classifier decides face up or down (its classes include the back); the detector's own
 face-up/back guess is kept as ``detector_face_up``.
 
@@ -18,17 +19,18 @@ Playing cards whose manifest has corner-index models are also read by their prin
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
 
+from vision.cardcrop import upright
 from vision.recognise.backends import DEFAULT_ORDER, load_network
 from vision.recognise.classifier import CardClassifier
 from vision.recognise.corners import IndexParams, IndexReader, merge
 from vision.recognise.detector import CardDetector, Detection
-from vision.recognise.geometry import gradients, outline
+from vision.recognise.geometry import leans
 from vision.recognise.manifest import Manifest, file_sha256, load_manifest
 from vision.recognise.profile import DeckProfile, blend, load_profile
 from vision.synth.classes import BACK_IDS
@@ -187,11 +189,46 @@ class Recogniser:
         return self.unsure_below
 
     def outlines(self, frame: np.ndarray, detections: Sequence[Detection]) -> list[np.ndarray]:
-        """Oriented outlines of ``detections`` in ``frame``."""
-        if not detections:
-            return []
-        gx, gy = gradients(frame)
-        return [outline(d.box, self.aspect, gx, gy) for d in detections]
+        """Oriented outlines of ``detections`` in ``frame`` (see :meth:`named_outlines`)."""
+        return self.named_outlines(frame, detections)[0]
+
+    def named_outlines(self, frame: np.ndarray, detections: Sequence[Detection],
+                       score: Callable[[Sequence[np.ndarray]], tuple[np.ndarray, np.ndarray]] | None = None,
+                       ) -> tuple[list[np.ndarray], np.ndarray, np.ndarray]:
+        """(outline, probabilities, embeddings) of each of ``detections`` in ``frame``.
+
+        Of the outlines a box allows (:func:`vision.recognise.geometry.leans`), each detection keeps
+        the one whose highest probability is the highest: the crop that looks most like some card is
+        the one cut along the card. ``score`` maps crops to (probabilities, embeddings); default
+        :meth:`probabilities` (calibrated, the profile blended in)."""
+        return self._choose([frame], [detections], score)[0]
+
+    def _choose(self, frames: Sequence[np.ndarray], detections: Sequence[Sequence[Detection]], score=None,
+                ) -> list[tuple[list[np.ndarray], np.ndarray, np.ndarray]]:
+        """:meth:`named_outlines` of every frame, all frames' crops classified together."""
+        score = score or self.probabilities
+        candidates, owner, crops = [], [], []
+        for f, (frame, ds) in enumerate(zip(frames, detections, strict=True)):
+            for k, d in enumerate(ds):
+                polys = [upright(q) for q in leans(d.box, self.aspect)]
+                candidates += polys
+                owner += [(f, k)] * len(polys)
+                crops += self.classifier.crops(frame, polys)
+        n = len(self.classifier.names)
+        if not crops:
+            return [([], np.zeros((0, n)), np.zeros((0, 0), np.float32)) for _ in frames]
+        probs, embs = score(crops)
+        best: dict[tuple[int, int], int] = {}
+        top = probs.max(axis=1)
+        for j, key in enumerate(owner):
+            if key not in best or top[j] > top[best[key]]:
+                best[key] = j
+        out = []
+        for f, ds in enumerate(detections):
+            picks = [best[(f, k)] for k in range(len(ds))]
+            out.append(([candidates[j] for j in picks], probs[picks].reshape(len(picks), n),
+                        embs[picks] if embs.size else embs[:0]))
+        return out
 
     def probabilities(self, crops: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
         """(calibrated probabilities, embeddings) of crops, with the profile blended in if loaded."""
@@ -221,14 +258,10 @@ class Recogniser:
     def whole_cards(self, frames: Sequence[np.ndarray]) -> tuple[list[list[RecognisedCard]], list[np.ndarray]]:
         """The cards each frame's whole-card detector and classifier find, and their probabilities."""
         dets = self.detector.detect(frames)
-        polys = [self.outlines(f, d) for f, d in zip(frames, dets, strict=True)]
-        crops = [c for f, ps in zip(frames, polys, strict=True) for c in self.classifier.crops(f, ps)]
-        probs, _ = self.probabilities(crops)
-        out, per_frame, k = [], [], 0
-        for ds, ps in zip(dets, polys, strict=True):
-            out.append([self._card(d, p, probs[k + i]) for i, (d, p) in enumerate(zip(ds, ps, strict=True))])
-            per_frame.append(probs[k:k + len(ds)])
-            k += len(ds)
+        out, per_frame = [], []
+        for ds, (polys, probs, _) in zip(dets, self._choose(frames, dets), strict=True):
+            out.append([self._card(d, p, probs[i]) for i, (d, p) in enumerate(zip(ds, polys, strict=True))])
+            per_frame.append(probs)
         return out, per_frame
 
     def _card(self, d: Detection, poly: np.ndarray, p: np.ndarray) -> RecognisedCard:
