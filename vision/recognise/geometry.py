@@ -3,9 +3,11 @@
 A card of known aspect ``r`` (short side over long side) whose long axis makes an angle φ with the
 image x-axis has a bounding box of aspect ``u = w / h = (cos φ + r sin φ) / (sin φ + r cos φ)``, so
 ``tan φ = (1 − u r) / (u − r)`` for φ in 0..90°. The box cannot tell φ from −φ (the card leaning
-left or right): both outlines are scored by how strongly the image changes across their four
-edges (the card's border against whatever lies around it, or a printed frame line just inside it),
-and the better one wins. Frames must be top-down (after rectification), where cards keep their true aspect.
+left or right): :func:`leans` gives both. Recognition classifies both and keeps the surer answer
+(:meth:`vision.recognise.Recogniser.named_outlines`); :func:`outline` chooses without a classifier,
+by how strongly the image changes across each outline's four edges (the card's border against
+whatever lies around it, or a printed frame line just inside it). Frames must be top-down (after
+rectification), where cards keep their true aspect.
 """
 
 from __future__ import annotations
