@@ -226,8 +226,7 @@ class Recogniser:
         out = []
         for f, ds in enumerate(detections):
             picks = [best[(f, k)] for k in range(len(ds))]
-            out.append(([candidates[j] for j in picks], probs[picks].reshape(len(picks), n),
-                        embs[picks] if embs.size else embs[:0]))
+            out.append(([candidates[j] for j in picks], probs[picks], embs[picks]))
         return out
 
     def probabilities(self, crops: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
