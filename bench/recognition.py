@@ -52,7 +52,6 @@ from vision.recognise.evaluate import (  # noqa: E402
     render_scenes,
     rendered_grid_photo,
 )
-from vision.recognise.geometry import leans as geo_leans  # noqa: E402
 from vision.synth.fixed_scenes import topdown_scene  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
@@ -219,7 +218,7 @@ def speed_of(args, deck: str, style_name: str) -> dict:
         if rec.index_reader is not None:
             rec.index_reader.read([frame])
         t_idx = time.perf_counter()
-        crops = sum(len(geo_leans(d.box, rec.aspect)) for d in dets) * (2 if rec.classifier.both_ways else 1)
+        crops = sum(len(rec.candidates(d)) for d in dets) * (2 if rec.classifier.both_ways else 1)
         out[backend] = {"both_ways": rec.classifier.both_ways, "median_ms": round(statistics.median(times), 1),
                         "min_ms": round(min(times), 1), "cards_found": len(cards), "classifier_crops": crops,
                         "detector_ms": round((t_det - t) * 1000, 1),

@@ -127,3 +127,47 @@ def test_a_fine_tune_continues_only_the_work_of_the_same_photos(tmp_path):
     (work / "run").mkdir()
     prepare_work(out, "hanafuda", [b], 100)
     assert not (work / "run").exists()  # another scene count: afresh too
+
+
+def _raw(rows) -> np.ndarray:
+    """An oriented detector's raw output (cx, cy, w, h, card, back, angle) × anchors from rows."""
+    return np.array(rows, np.float32).T
+
+
+def test_an_oriented_detection_is_its_rotated_rectangle():
+    from vision.recognise.detector import decode
+
+    # at input scale 0.5: a 54 × 87 px card centred at (200, 150) of the frame, turned by 30°
+    dets = decode(_raw([[100, 75, 27, 43.5, 0.9, 0.05, np.radians(30)]]), 0.5, (640, 480), 0.3, 0.7,
+                  oriented=True)
+    assert len(dets) == 1
+    d = dets[0]
+    assert d.face_up and d.score == pytest.approx(0.9)
+    poly = np.array(d.polygon)
+    assert poly.mean(axis=0) == pytest.approx((200, 150), abs=1e-3)
+    sides = sorted({round(float(np.linalg.norm(poly[i] - poly[(i + 1) % 4])), 1) for i in range(4)})
+    assert sides == pytest.approx([54, 87], abs=0.1)
+    edge = poly[1] - poly[0] if np.linalg.norm(poly[1] - poly[0]) < 60 else poly[2] - poly[1]
+    # the 54-px side (the rectangle's width) runs at 30° from the x-axis, y down
+    assert np.degrees(np.arctan2(edge[1], edge[0])) % 180 == pytest.approx(30, abs=0.5)
+    assert d.box == pytest.approx((*poly.min(axis=0), *poly.max(axis=0)), abs=1e-3)
+
+
+def test_oriented_detections_are_suppressed_by_their_rotated_overlap():
+    from vision.recognise.detector import decode
+
+    cross = [[100, 100, 20, 80, 0.9, 0.0, 0.0], [100, 100, 20, 80, 0.0, 0.8, np.pi / 2],
+             [101, 100, 20, 80, 0.7, 0.0, 0.02], [300, 300, 20, 80, 0.1, 0.0, 0.0]]
+    dets = decode(_raw(cross), 1.0, (400, 400), 0.3, 0.7, oriented=True)
+    # the same card twice (one below the threshold of overlap apart) is kept once; the one across it
+    # (a back, at 90°: the two overlap by a fifth of their area) is its own; the faint one is dropped
+    assert [(d.face_up, round(d.score, 2)) for d in dets] == [(True, 0.9), (False, 0.8)]
+    assert dets[1].box == pytest.approx((60, 90, 140, 110), abs=1e-3)
+
+
+def test_an_oriented_rectangle_is_clipped_to_the_frame_in_its_box_only():
+    from vision.recognise.detector import decode
+
+    (d,) = decode(_raw([[5, 50, 20, 40, 0.9, 0.0, 0.0]]), 1.0, (100, 100), 0.3, 0.7, oriented=True)
+    assert d.box == pytest.approx((0, 30, 15, 70), abs=1e-3)
+    assert min(x for x, _ in d.polygon) == pytest.approx(-5, abs=1e-3)  # the whole card, past the edge

@@ -221,6 +221,31 @@ def test_a_new_run_starts_from_an_earlier_runs_weights(detect_run, tmp_path):
     assert (run / "weights" / "best.pt").is_file()
 
 
+def test_an_oriented_detector_starts_from_a_detectors_weights_and_ships(detect_run, tmp_path):
+    first = detect_run["run"]
+    run, models = tmp_path / "runs" / "tiny-obb", tmp_path / "models"
+    argv = ["obb", "--deck", "hanafuda", "--render", "10", "--seed", "0", "--size", "96",
+            "--weights", str(first / "weights" / "best.pt"), "--imgsz", "64", "--epochs", "1", "--batch", "4",
+            "--no-plots", "--out", str(run)]
+    r = drive(tmp_path, [["cli", argv], ["cli", ["ship", str(run), "--deck", "hanafuda", "--models", str(models)]]])
+    assert r["steps"] == [0, 0] and r["attempts"] == [], r["stderr"][-3000:]
+    log = r["stdout"] + r["stderr"]
+    assert "Transferred" in log and "from pretrained weights" in log
+    labels = sorted((run / "data" / "synth" / "labels" / "train").glob("*.txt"))
+    assert labels and all(len(line.split()) == 9 for f in labels for line in f.read_text().splitlines())
+    entry = json.loads((models / "hanafuda" / "manifest.json").read_text())["detector"]
+    assert entry["oriented"] is True and entry["names"] == ["card", "back"]
+    session = ort.InferenceSession(str(models / "hanafuda" / "detector.onnx"), providers=["CPUExecutionProvider"])
+    image = np.random.default_rng(0).random((2, 3, 96, 128), dtype=np.float32)
+    (out,) = session.run(None, {session.get_inputs()[0].name: image})
+    # centre, size, 2 class scores and the angle, for each of 12·16 + 6·8 + 3·4 anchor cells
+    assert out.shape == (2, 4 + 2 + 1, 252) and np.isfinite(out).all()
+    from vision.recognise.detector import decode
+
+    for d in decode(out[0], 1.0, (128, 96), 0.0, 0.7, oriented=True):
+        assert d.polygon is not None and len(d.polygon) == 4
+
+
 def test_classifier_trains_on_rendered_crops_offline(tmp_path):
     run = tmp_path / "tiny-cls"
     argv = ["classify", "--deck", "hanafuda", "--render", "10", "--seed", "0", "--size", "160",

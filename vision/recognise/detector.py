@@ -1,10 +1,15 @@
 """First stage: where the cards are. A YOLO detector of two classes, a face-up card and a back.
 
-The detector was trained on boxes around each card's whole outline (hidden parts included), so a
-box's shape carries the card's angle (:mod:`vision.recognise.geometry`). Frames are scaled so that
-their long side is ``size`` px, padded to a multiple of 32 (grey 114, as ultralytics pads), batched,
-and the raw output ``(N, 4 + 2, anchors)`` — box centre, size, then class scores — is decoded here
-with class-agnostic non-maximum suppression (a card is either face up or face down).
+Two kinds of detector are read. An axis-aligned one (YOLO detect) was trained on boxes around each
+card's whole outline (hidden parts included), so a box's shape carries the card's angle up to its
+sign (:mod:`vision.recognise.geometry`); its raw output is ``(N, 4 + classes, anchors)`` — box
+centre, size, then class scores. An oriented one (YOLO OBB, ``oriented`` in the manifest) gives
+each card's rotated rectangle itself: raw output ``(N, 4 + classes + 1, anchors)`` — centre, the
+rectangle's own width and height, class scores, then its angle (radians, clockwise in image
+coordinates from the x-axis to the width side). Frames are scaled so that their long side is
+``size`` px, padded to a multiple of 32 (grey 114, as ultralytics pads), batched, and decoded here
+with class-agnostic non-maximum suppression (a card is either face up or face down; rotated
+rectangles by their rotated overlap).
 """
 
 from __future__ import annotations
@@ -29,6 +34,9 @@ class Detection:
     face_up: bool
     score: float
     """Detector confidence, 0..1."""
+    polygon: tuple[tuple[float, float], ...] | None = None
+    """An oriented detector's rectangle: four corners in frame px (may reach past the frame);
+    None from an axis-aligned detector."""
 
 
 def input_shape(frame_size: tuple[int, int], size: int) -> tuple[float, int, int]:
@@ -54,9 +62,9 @@ def prepare(frames: Sequence[np.ndarray], size: int) -> tuple[np.ndarray, float]
 
 
 def decode(raw: np.ndarray, scale: float, frame_size: tuple[int, int], conf: float, iou: float,
-           back_class: int = 1) -> list[Detection]:
-    """Detections of one image from its raw output ``(4 + classes, anchors)``."""
-    scores = raw[4:]
+           back_class: int = 1, oriented: bool = False) -> list[Detection]:
+    """Detections of one image from its raw output ``(4 + classes [+ 1 angle], anchors)``."""
+    scores = raw[4:-1] if oriented else raw[4:]
     cls = scores.argmax(axis=0)
     best = scores[cls, np.arange(scores.shape[1])]
     keep = best >= conf
@@ -64,27 +72,45 @@ def decode(raw: np.ndarray, scale: float, frame_size: tuple[int, int], conf: flo
         return []
     cx, cy, bw, bh = (raw[k, keep] / scale for k in range(4))
     best, cls = best[keep], cls[keep]
-    rects = np.stack([cx - bw / 2, cy - bh / 2, bw, bh], axis=1)
-    idx = cv2.dnn.NMSBoxes(rects.tolist(), best.tolist(), conf, iou)
     w, h = frame_size
+    if oriented:
+        degrees = np.degrees(raw[-1, keep])
+        rects = [((float(x), float(y)), (float(a), float(b)), float(t))
+                 for x, y, a, b, t in zip(cx, cy, bw, bh, degrees, strict=True)]
+        idx = cv2.dnn.NMSBoxesRotated(rects, best.tolist(), conf, iou)
+    else:
+        boxes = np.stack([cx - bw / 2, cy - bh / 2, bw, bh], axis=1)
+        idx = cv2.dnn.NMSBoxes(boxes.tolist(), best.tolist(), conf, iou)
     out = []
     for i in np.asarray(idx, int).reshape(-1):
-        x0, y0 = max(0.0, float(rects[i, 0])), max(0.0, float(rects[i, 1]))
-        x1, y1 = min(w - 1.0, float(rects[i, 0] + rects[i, 2])), min(h - 1.0, float(rects[i, 1] + rects[i, 3]))
+        polygon = None
+        if oriented:
+            corners = cv2.boxPoints(rects[i]).astype(np.float64)
+            polygon = tuple((float(x), float(y)) for x, y in corners)
+            x0, y0 = corners.min(axis=0)
+            x1, y1 = corners.max(axis=0)
+        else:
+            x0, y0 = boxes[i, 0], boxes[i, 1]
+            x1, y1 = boxes[i, 0] + boxes[i, 2], boxes[i, 1] + boxes[i, 3]
+        x0, y0 = max(0.0, float(x0)), max(0.0, float(y0))
+        x1, y1 = min(w - 1.0, float(x1)), min(h - 1.0, float(y1))
         if x1 - x0 < 2 or y1 - y0 < 2:
             continue
-        out.append(Detection((x0, y0, x1, y1), int(cls[i]) != back_class, float(best[i])))
+        out.append(Detection((x0, y0, x1, y1), int(cls[i]) != back_class, float(best[i]), polygon))
     return out
 
 
 class CardDetector:
     """Runs the detector network on frames."""
 
-    def __init__(self, network: Network, size: int = 416, conf: float = 0.3, iou: float = 0.7) -> None:
+    def __init__(self, network: Network, size: int = 416, conf: float = 0.3, iou: float = 0.7,
+                 oriented: bool = False) -> None:
         self.network = network
         self.size = size
         self.conf = conf
         self.iou = iou
+        self.oriented = oriented
+        """Whether the network gives rotated rectangles (YOLO OBB) rather than axis-aligned boxes."""
 
     def detect(self, frames: Sequence[np.ndarray]) -> list[list[Detection]]:
         """Detections per frame (BGR uint8 frames of one size)."""
@@ -93,4 +119,5 @@ class CardDetector:
         batch, scale = prepare(frames, self.size)
         raw = self.network(batch)[0]
         h, w = frames[0].shape[:2]
-        return [decode(raw[i], scale, (w, h), self.conf, self.iou) for i in range(len(frames))]
+        return [decode(raw[i], scale, (w, h), self.conf, self.iou, oriented=self.oriented)
+                for i in range(len(frames))]

@@ -1,8 +1,8 @@
 """Recognition: a top-down frame of a table → every card in it, named, outlined, with a confidence.
 
-Pipeline per batch of frames: the detector finds cards and backs (:mod:`.detector`); each box
-allows one or two oriented outlines, the card leaning at +φ or −φ (:func:`.geometry.leans`); each
-is cropped square and classified (:mod:`.classifier`), blended with the user's deck profile when one
+Pipeline per batch of frames: the detector finds cards and backs (:mod:`.detector`); an oriented
+detector's rectangle is the card's outline, while an axis-aligned box allows one or two, the card
+leaning at +φ or −φ (:func:`.geometry.leans`); each outline is cropped square and classified (:mod:`.classifier`), blended with the user's deck profile when one
 is loaded (:mod:`.profile`), and the outline whose answer is the most confident names the card.
 The classifier decides face up or down (its classes include the back); the detector's own
 face-up/back guess is kept as ``detector_face_up``.
@@ -98,7 +98,7 @@ class Recogniser:
         self.deck = deck
         det = m.detector
         self.detector = CardDetector(load_network(m.detector_stem, backends), detector_size or det.get("size", 416),
-                                     det.get("conf", 0.3), det.get("iou", 0.7))
+                                     det.get("conf", 0.3), det.get("iou", 0.7), bool(det.get("oriented", False)))
         cls = m.classifier
         if not cls:
             raise ValueError(f"{m.folder}/manifest.json names no classifier: ship one with `train ship`")
@@ -188,6 +188,13 @@ class Recogniser:
             return float(self.profile.meta["unsure_below"])
         return self.unsure_below
 
+    def candidates(self, detection: Detection) -> list[np.ndarray]:
+        """The outlines a detection allows, portrait-first: an oriented detector's own rectangle, or
+        the one or two leans of an axis-aligned box (:func:`vision.recognise.geometry.leans`)."""
+        if detection.polygon is not None:
+            return [upright(np.asarray(detection.polygon, np.float64))]
+        return [upright(q) for q in leans(detection.box, self.aspect)]
+
     def outlines(self, frame: np.ndarray, detections: Sequence[Detection]) -> list[np.ndarray]:
         """Oriented outlines of ``detections`` in ``frame`` (see :meth:`named_outlines`)."""
         return self.named_outlines(frame, detections)[0]
@@ -197,7 +204,7 @@ class Recogniser:
                        ) -> tuple[list[np.ndarray], np.ndarray, np.ndarray]:
         """(outline, probabilities, embeddings) of each of ``detections`` in ``frame``.
 
-        Of the outlines a box allows (:func:`vision.recognise.geometry.leans`), each detection keeps
+        Of the outlines a detection allows (:meth:`candidates`), each detection keeps
         the one whose highest probability is the highest: the crop that looks most like some card is
         the one cut along the card. ``score`` maps crops to (probabilities, embeddings); default
         :meth:`probabilities` (calibrated, the profile blended in)."""
@@ -210,7 +217,7 @@ class Recogniser:
         candidates, owner, crops = [], [], []
         for f, (frame, ds) in enumerate(zip(frames, detections, strict=True)):
             for k, d in enumerate(ds):
-                polys = [upright(q) for q in leans(d.box, self.aspect)]
+                polys = self.candidates(d)
                 candidates += polys
                 owner += [(f, k)] * len(polys)
                 crops += self.classifier.crops(frame, polys)

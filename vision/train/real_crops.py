@@ -32,7 +32,8 @@ def real_crops(real_dir: Path, out_train: Path, names: tuple[str, ...], side: in
     manifest = load_manifest("playing", models)
     det = manifest.detector
     detector = CardDetector(load_network(manifest.detector_stem, ("onnxruntime", "openvino", "torch")),
-                            det.get("size", 416), det.get("conf", 0.3), det.get("iou", 0.7))
+                            det.get("size", 416), det.get("conf", 0.3), det.get("iou", 0.7),
+                            bool(det.get("oriented", False)))
     real_dir = real_dir.resolve()
     real_names = read_names(real_dir / "data.yaml")
     to_id = real_name_to_card_id()
@@ -57,7 +58,9 @@ def real_crops(real_dir: Path, out_train: Path, names: tuple[str, ...], side: in
         counts["photos"] += 1
         dets = [d for d in detector.detect([frame])[0] if d.face_up]
         gx, gy = gradients(frame)
-        for k, poly in enumerate(outline(d.box, CARD_ASPECT["playing"], gx, gy) for d in dets):
+        polys = (np.asarray(d.polygon, np.float64) if d.polygon is not None
+                 else outline(d.box, CARD_ASPECT["playing"], gx, gy) for d in dets)
+        for k, poly in enumerate(polys):
             counts["cards_found"] += 1
             contour = poly.astype(np.float32).reshape(-1, 1, 2)
             inside = {cid for cid, x, y in corners if cv2.pointPolygonTest(contour, (x, y), False) >= 0}

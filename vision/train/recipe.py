@@ -142,8 +142,14 @@ def _yolo(source: str, run_dir: Path, callbacks: Callbacks | None, threads: int 
 
 
 def train(recipe: Recipe, data: str, run_dir: Path, callbacks: Callbacks | None = None):
-    """Train a new run into ``run_dir`` (``config.json`` must already be written); returns the trainer's metrics."""
+    """Train a new run into ``run_dir`` (``config.json`` must already be written); returns the trainer's metrics.
+
+    ``weights`` of another task (a detector's checkpoint for an OBB run) seed the packaged model of
+    this task with every layer whose name and shape agree (backbone, neck, box and class branches);
+    the rest (the OBB angle branch, class layers of another class count) start at random."""
     model = _yolo(recipe.model_source, run_dir, callbacks, recipe.threads)
+    if recipe.weights and model.task != recipe.task:
+        model = _yolo(MODEL_YAML[recipe.task], run_dir, callbacks, recipe.threads).load(recipe.model_source)
     model.train(**recipe.train_args(data, run_dir))
     return model.trainer.metrics
 

@@ -16,7 +16,7 @@ from pathlib import Path
 from vision.recognise.manifest import file_sha256
 from vision.train import recipe, record
 
-ROLES = {"detect": "detector", "classify": "classifier"}
+ROLES = {"detect": "detector", "obb": "detector", "classify": "classifier"}
 """Default role of a run by its task; playing cards also have ``index_detector`` and ``index_classifier``."""
 INDEX_ROLES = {"detect": "index_detector", "classify": "index_classifier"}
 REPO_MODELS = Path(__file__).resolve().parents[2] / "models"
@@ -65,7 +65,9 @@ def ship(run_dir: Path, deck: str, out: Path | None = None, size: int | None = N
     config = record.read_config(run_dir)
     task = config["recipe"]["task"]
     if task not in ROLES:
-        raise ValueError(f"{run_dir} is a {task} run; ship detect or classify runs")
+        raise ValueError(f"{run_dir} is a {task} run; ship detect, OBB or classify runs")
+    if index and task not in INDEX_ROLES:
+        raise ValueError(f"{run_dir} is a {task} run; corner-index models are detect or classify runs")
     role = (INDEX_ROLES if index else ROLES)[task]
     folder = (out or REPO_MODELS) / deck
     folder.mkdir(parents=True, exist_ok=True)
@@ -88,6 +90,8 @@ def ship(run_dir: Path, deck: str, out: Path | None = None, size: int | None = N
     else:
         entry = {"stem": role, "size": size or (imgsz if index else DETECTOR_SIZE), "names": names, "conf": 0.3,
                  "iou": 0.7, "trained_at": imgsz, "source": source}
+        if task == "obb":
+            entry["oriented"] = True  # rotated rectangles (vision.recognise.detector)
     manifest_path = folder / "manifest.json"
     manifest = json.loads(manifest_path.read_text(encoding="utf-8")) if manifest_path.is_file() else {"deck": deck}
     manifest[role] = entry
