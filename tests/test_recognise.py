@@ -118,6 +118,21 @@ def test_the_surer_lean_names_the_card(rec, frames):
     assert polys == [] and probs.shape == (0, n)
 
 
+def test_an_oriented_detection_is_cut_along_its_own_rectangle(rec, frames):
+    image = frames[0][0]
+    poly = ((400.0, 200.0), (454.0, 200.0), (454.0, 287.0), (400.0, 287.0))
+    det = Detection((400.0, 200.0, 454.0, 287.0), True, 0.9, poly)
+    assert len(rec.candidates(det)) == 1 and np.allclose(rec.candidates(det)[0], upright(np.array(poly)))
+    seen = []
+
+    def score(crops):
+        seen.append(len(crops))
+        return np.full((len(crops), len(rec.classifier.names)), 0.5), np.ones((len(crops), 4))
+
+    polys, _, _ = rec.named_outlines(image, [det], score)
+    assert seen == [1] and np.allclose(polys[0], upright(np.array(poly)))
+
+
 def test_recognition_takes_the_lean_the_card_has(rec):
     def error(o, p):
         return min(np.abs(np.roll(o, k, 0) - p).max() for k in range(4))
