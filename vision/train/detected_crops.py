@@ -1,9 +1,10 @@
 """Classifier crops cut where the shipped detector and outline finder put each rendered card.
 
-At run time the classifier sees crops of the outline :func:`vision.recognise.geometry.outline`
-fits into each detector box — a rectangle of the card's aspect at an angle guessed from the box —
-not the card's true polygon. On a tilted camera or a partly covered card that outline can be
-far off (turned the wrong way, too small, a trapezoid taken for a rectangle), and a classifier
+At run time the classifier sees crops of the outline recognition takes for each detection
+(:meth:`vision.recognise.Recogniser.outlines`: an oriented detector's rectangle, or the lean of an
+axis-aligned box the classifier is surer of), not the card's true polygon. On a tilted camera or a
+partly covered card that outline can be far off (turned the wrong way, too small, a trapezoid taken
+for a rectangle), and a classifier
 trained only on true polygons with a small jitter names such crops much worse than it names the
 same cards cut exactly. These crops teach it the run-time view: each rendered scene is run through
 the shipped detector (``models/<deck>``), each detection is matched to a true card by the
