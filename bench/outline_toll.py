@@ -13,6 +13,10 @@ calibration and both-ways setting of the manifest:
   the two leans, the one the classifier is surer of);
 - ``true``: the card's true polygon (what no detector gives; an upper bound on better outlines).
 
+It also reports how far recognition's outline lies from the true one: the mean distance of its
+corners to the true corners (the closer of the two ways round), over the card's long side —
+median and 90th percentile.
+
     python bench/outline_toll.py [--models DIR] [--scenes 60] [--frames 30] [--seed 2000000] \
         [--art-dir ../shared/assets] [--json bench/out/outline-toll.json]
 
@@ -25,10 +29,12 @@ import argparse
 import json
 import sys
 import time
-from collections import Counter
+from collections import Counter, defaultdict
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import numpy as np  # noqa: E402
 
 from vision.cardcrop import upright  # noqa: E402
 from vision.recognise import Recogniser  # noqa: E402
@@ -44,6 +50,7 @@ WAYS = ("edges", "outline", "true")
 def toll(rec: Recogniser, scenes) -> dict:
     """Counts of cards named right each way (see the module), over ``scenes`` of (image, labels)."""
     c: Counter = Counter()
+    errors: dict[str, list[float]] = defaultdict(list)
     names = rec.classifier.names
     for image, labels in scenes:
         dets = rec.detector.detect([image])[0]
@@ -56,7 +63,9 @@ def toll(rec: Recogniser, scenes) -> dict:
             if i is None:
                 c[f"missed_{part}"] += 1
                 continue
-            polys = [geo.outline(dets[i].box, rec.aspect, gx, gy), upright(t.polygon)]
+            true = upright(t.polygon)
+            errors[part].append(corner_error(outlines[i], true))
+            polys = [geo.outline(dets[i].box, rec.aspect, gx, gy), true]
             other, _ = rec.probabilities(rec.classifier.crops(image, polys))
             for way, p in zip(WAYS, (other[0], probs[i], other[1]), strict=True):
                 c[f"{way}_{part}"] += int(names[int(p.argmax())] == true_class(t, rec.deck))
@@ -66,7 +75,17 @@ def toll(rec: Recogniser, scenes) -> dict:
         out[part] = {"cards": n, "missed": c[f"missed_{part}"],
                      **{way: {"right": c[f"{way}_{part}"], "accuracy": round(c[f"{way}_{part}"] / n, 4) if n else None}
                         for way in WAYS}}
+        e = np.array(errors[part]) if errors[part] else np.zeros(1)
+        out[part]["corner_error"] = {"median": round(float(np.median(e)), 4),
+                                     "p90": round(float(np.percentile(e, 90)), 4)}
     return out
+
+
+def corner_error(outline: np.ndarray, true: np.ndarray) -> float:
+    """Mean corner distance of ``outline`` to ``true`` (both portrait-first, :func:`upright`), taken
+    the closer of the two ways round, over the true long side."""
+    long_side = float(np.linalg.norm(true[1] - true[2]))
+    return min(float(np.linalg.norm(np.roll(outline, k, 0) - true, axis=1).mean()) for k in (0, 2)) / long_side
 
 
 def _pct(x: float | None) -> str:
@@ -99,7 +118,9 @@ def main() -> int:
         for part, label in (("whole", "fully visible"), ("part", "seen 40-99 %")):
             r = result[kind][part]
             print(f"{kind} {label}: {r['cards']} cards, {r['missed']} missed; named right from "
-                  + ", ".join(f"{way} {r[way]['right']} ({_pct(r[way]['accuracy'])})" for way in WAYS))
+                  + ", ".join(f"{way} {r[way]['right']} ({_pct(r[way]['accuracy'])})" for way in WAYS)
+                  + f"; outline corners off by {_pct(r['corner_error']['median'])} of the long side "
+                    f"(median; 90th percentile {_pct(r['corner_error']['p90'])})")
     if args.json:
         Path(args.json).parent.mkdir(parents=True, exist_ok=True)
         Path(args.json).write_text(json.dumps(result, indent=1), encoding="utf-8")
