@@ -134,7 +134,7 @@ def assign_grid(polygons: Sequence[np.ndarray], deck: str, extras: bool) -> list
     counts = ", ".join(str(len(r)) for r in rows)
     if len(main) != GRID_ROWS or any(len(r) != cols for r in main):
         raise ValueError(f"expected {GRID_ROWS} rows of {cols} cards, found rows of {counts} cards")
-    first = rows.index(main[0])
+    first = next(i for i, r in enumerate(rows) if r is main[0])
     extra_rows = [r for i, r in enumerate(rows) if i < first or i > first + GRID_ROWS - 1]
     by_cell = {(c.row, c.column): c for c in cells}
     pairs = [(by_cell[(ri, ci)], int(idx)) for ri, r in enumerate(main) for ci, idx in enumerate(r)]
@@ -262,6 +262,10 @@ class GridReading:
         return grid_faces(self.frame, [(cell.card_id, poly) for cell, poly in self.cells], deck)
 
 
+GRID_MIN_SCORE = 0.5
+"""Least detector confidence of a card in a grid photo (cards laid out whole score about 0.8-0.9)."""
+
+
 def read_grid(recogniser: Recogniser, photo: str | Path, extras: bool = False) -> GridReading:
     """The cards of one grid photo; ValueError naming the photo and the problem."""
     deck = recogniser.deck
@@ -269,8 +273,9 @@ def read_grid(recogniser: Recogniser, photo: str | Path, extras: bool = False) -
     frame = cv2.imread(str(photo), cv2.IMREAD_COLOR)
     if frame is None:
         raise ValueError(f"{photo}: not an image OpenCV can read")
-    polys, all_probs, _ = recogniser.named_outlines(frame, recogniser.detector.detect([frame])[0],
-                                                    _network_scores(recogniser))
+    # a grid photo shows every card whole: faint detections (a sliver at the frame's edge) are not its cards
+    dets = [d for d in recogniser.detector.detect([frame])[0] if d.score >= GRID_MIN_SCORE]
+    polys, all_probs, _ = recogniser.named_outlines(frame, dets, _network_scores(recogniser))
     try:
         pairs = assign_grid(polys, deck, extras)
     except ValueError as e:
