@@ -30,10 +30,8 @@ def real_crops(real_dir: Path, out_train: Path, names: tuple[str, ...], side: in
     from vision.recognise.recogniser import CARD_ASPECT
 
     manifest = load_manifest("playing", models)
-    det = manifest.detector
-    detector = CardDetector(load_network(manifest.detector_stem, ("onnxruntime", "openvino", "torch")),
-                            det.get("size", 416), det.get("conf", 0.3), det.get("iou", 0.7),
-                            bool(det.get("oriented", False)))
+    detector = CardDetector.from_manifest(load_network(manifest.detector_stem, ("onnxruntime", "openvino", "torch")),
+                                          manifest.detector)
     real_dir = real_dir.resolve()
     real_names = read_names(real_dir / "data.yaml")
     to_id = real_name_to_card_id()
