@@ -171,3 +171,49 @@ def test_an_oriented_rectangle_is_clipped_to_the_frame_in_its_box_only():
     (d,) = decode(_raw([[5, 50, 20, 40, 0.9, 0.0, 0.0]]), 1.0, (100, 100), 0.3, 0.7, oriented=True)
     assert d.box == pytest.approx((0, 30, 15, 70), abs=1e-3)
     assert min(x for x, _ in d.polygon) == pytest.approx(-5, abs=1e-3)  # the whole card, past the edge
+
+
+def _corner_row(box, corners, conf, card=0.9, back=0.0):
+    """A corner detector's raw column: box centre and size, 2 class scores, (x, y, confidence) × 4."""
+    x0, y0, x1, y1 = box
+    row = [(x0 + x1) / 2, (y0 + y1) / 2, x1 - x0, y1 - y0, card, back]
+    for (x, y), c in zip(corners, conf, strict=True):
+        row += [x, y, c]
+    return row
+
+
+def test_a_corner_detection_keeps_its_trapezoid():
+    from vision.recognise.detector import decode
+
+    # at input scale 0.5: a card seen at a slant, narrower at the top (a trapezoid, no rectangle)
+    trapezoid = [(110, 40), (150, 40), (160, 120), (100, 120)]
+    raw = _raw([_corner_row((100, 40, 160, 120), trapezoid, [0.9] * 4)])
+    (d,) = decode(raw, 0.5, (640, 480), 0.3, 0.7, keypoints=4)
+    assert d.box == pytest.approx((200, 80, 320, 240))
+    assert np.array(d.polygon) == pytest.approx(np.array(trapezoid) * 2)  # face top-left first, as found
+
+
+def test_a_missing_corner_completes_the_parallelogram_and_two_give_up():
+    from vision.recognise.detector import corner_outline
+
+    corners = np.array([[10.0, 10], [50, 10], [50, 80], [10, 80]])
+    lost = corners.copy()
+    lost[2] = (0, 0)  # outside the frame: the network was never taught where
+    quad = corner_outline(lost, np.array([0.9, 0.8, 0.1, 0.7]), (10, 10, 50, 80))
+    assert quad == pytest.approx(corners)
+    assert corner_outline(lost, np.array([0.9, 0.2, 0.1, 0.7]), (10, 10, 50, 80)) is None
+
+
+def test_implausible_corners_fall_back_to_the_box():
+    from vision.recognise.detector import decode
+
+    crossed = [(10, 10), (50, 80), (50, 10), (10, 80)]  # a bow tie, not a card
+    collapsed = [(28, 44), (32, 44), (32, 48), (28, 48)]  # a card's worth of box, corners in its middle
+    for corners in (crossed, collapsed):
+        (d,) = decode(_raw([_corner_row((10, 10, 50, 80), corners, [0.9] * 4)]), 1.0, (100, 100), 0.3, 0.7,
+                      keypoints=4)
+        assert d.polygon is None and d.box == pytest.approx((10, 10, 50, 80))
+    # a back's corners are not taught (its face shows no top): the box alone again
+    (d,) = decode(_raw([_corner_row((10, 10, 50, 80), crossed, [0.0] * 4, card=0.1, back=0.9)]), 1.0,
+                  (100, 100), 0.3, 0.7, keypoints=4)
+    assert not d.face_up and d.polygon is None

@@ -246,6 +246,33 @@ def test_an_oriented_detector_starts_from_a_detectors_weights_and_ships(detect_r
         assert d.polygon is not None and len(d.polygon) == 4
 
 
+def test_a_corner_detector_starts_from_a_detectors_weights_and_ships(detect_run, tmp_path):
+    first = detect_run["run"]
+    run, models = tmp_path / "runs" / "tiny-pose", tmp_path / "models"
+    argv = ["pose", "--deck", "hanafuda", "--render", "10", "--seed", "0", "--size", "96",
+            "--weights", str(first / "weights" / "best.pt"), "--imgsz", "64", "--epochs", "1", "--batch", "4",
+            "--no-plots", "--out", str(run)]
+    r = drive(tmp_path, [["cli", argv], ["cli", ["ship", str(run), "--deck", "hanafuda", "--models", str(models)]]])
+    assert r["steps"] == [0, 0] and r["attempts"] == [], r["stderr"][-3000:]
+    log = r["stdout"] + r["stderr"]
+    assert "Transferred" in log and "from pretrained weights" in log
+    labels = sorted((run / "data" / "synth" / "labels" / "train").glob("*.txt"))
+    assert labels and all(len(line.split()) == 5 + 12 for f in labels for line in f.read_text().splitlines())
+    entry = json.loads((models / "hanafuda" / "manifest.json").read_text())["detector"]
+    assert entry["keypoints"] == 4 and "oriented" not in entry and entry["names"] == ["card", "back"]
+    session = ort.InferenceSession(str(models / "hanafuda" / "detector.onnx"), providers=["CPUExecutionProvider"])
+    image = np.random.default_rng(0).random((2, 3, 96, 128), dtype=np.float32)
+    (out,) = session.run(None, {session.get_inputs()[0].name: image})
+    # box, 2 class scores and 4 corners (x, y, confidence), for each of 12·16 + 6·8 + 3·4 anchor cells
+    assert out.shape == (2, 4 + 2 + 12, 252) and np.isfinite(out).all()
+    corner_conf = out[:, 6 + 2::3]
+    assert ((corner_conf >= 0) & (corner_conf <= 1)).all()
+    from vision.recognise.detector import decode
+
+    for d in decode(out[0], 1.0, (128, 96), 0.0, 0.7, keypoints=4):
+        assert d.polygon is None or len(d.polygon) == 4
+
+
 def test_classifier_trains_on_rendered_crops_offline(tmp_path):
     run = tmp_path / "tiny-cls"
     argv = ["classify", "--deck", "hanafuda", "--render", "10", "--seed", "0", "--size", "160",

@@ -1,12 +1,16 @@
 """First stage: where the cards are. A YOLO detector of two classes, a face-up card and a back.
 
-Two kinds of detector are read. An axis-aligned one (YOLO detect) was trained on boxes around each
+Three kinds of detector are read. An axis-aligned one (YOLO detect) was trained on boxes around each
 card's whole outline (hidden parts included), so a box's shape carries the card's angle up to its
 sign (:mod:`vision.recognise.geometry`); its raw output is ``(N, 4 + classes, anchors)`` — box
 centre, size, then class scores. An oriented one (YOLO OBB, ``oriented`` in the manifest) gives
 each card's rotated rectangle itself: raw output ``(N, 4 + classes + 1, anchors)`` — centre, the
 rectangle's own width and height, class scores, then its angle (radians, clockwise in image
-coordinates from the x-axis to the width side). Frames are scaled so that their long side is
+coordinates from the x-axis to the width side). A corner detector (YOLO pose, ``keypoints`` in the
+manifest) gives an axis-aligned box and the four corners of the face as printed, top-left first:
+raw output ``(N, 4 + classes + 4 × 3, anchors)`` — the box, class scores, then x, y (input px) and
+a confidence per corner; its outline is the four corners, so a card seen at a slant keeps its
+trapezoid (:func:`corner_outline`). Frames are scaled so that their long side is
 ``size`` px, padded to a multiple of 32 (grey 114, as ultralytics pads), batched, and decoded here
 with class-agnostic non-maximum suppression (a card is either face up or face down; rotated
 rectangles by their rotated overlap).
@@ -23,6 +27,10 @@ import numpy as np
 from vision.recognise.backends import Network
 
 STRIDE = 32
+CORNER_CONF = 0.5
+"""A corner detector's corner counts as found at this confidence or more."""
+MIN_FILL = 0.3
+"""A corner outline must cover at least this share of its box (a card at 45° covers about half)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,8 +43,9 @@ class Detection:
     score: float
     """Detector confidence, 0..1."""
     polygon: tuple[tuple[float, float], ...] | None = None
-    """An oriented detector's rectangle: four corners in frame px (may reach past the frame);
-    None from an axis-aligned detector."""
+    """Four corners in frame px (may reach past the frame): an oriented detector's rectangle, or a
+    corner detector's outline (face top-left first); None from an axis-aligned detector, and from a
+    corner detector whose corners make no plausible card (:func:`corner_outline`)."""
 
 
 def input_shape(frame_size: tuple[int, int], size: int) -> tuple[float, int, int]:
@@ -61,10 +70,32 @@ def prepare(frames: Sequence[np.ndarray], size: int) -> tuple[np.ndarray, float]
     return batch[..., ::-1].transpose(0, 3, 1, 2).astype(np.float32) / 255.0, scale
 
 
+def corner_outline(corners: np.ndarray, conf: np.ndarray, box: tuple[float, float, float, float],
+                   ) -> np.ndarray | None:
+    """A card's outline (4 × 2, frame px) from a corner detector's four corners and their confidences.
+
+    A corner below :data:`CORNER_CONF` (outside the frame, or not made out) is put where the other
+    three make a parallelogram. None — the box's own outline is used instead — when two or more
+    corners are missing, or when the four do not make a convex quadrilateral covering at least
+    :data:`MIN_FILL` of ``box`` (x0, y0, x1, y1)."""
+    found = conf >= CORNER_CONF
+    if found.sum() < 3:
+        return None
+    q = np.asarray(corners, np.float64).reshape(4, 2).copy()
+    if not found.all():
+        i = int(np.flatnonzero(~found)[0])
+        q[i] = q[(i - 1) % 4] + q[(i + 1) % 4] - q[(i + 2) % 4]
+    area = 0.5 * abs(sum(q[i, 0] * q[(i + 1) % 4, 1] - q[(i + 1) % 4, 0] * q[i, 1] for i in range(4)))
+    box_area = max((box[2] - box[0]) * (box[3] - box[1]), 1e-6)
+    if not cv2.isContourConvex(q.astype(np.float32).reshape(-1, 1, 2)) or area < MIN_FILL * box_area:
+        return None
+    return q
+
+
 def decode(raw: np.ndarray, scale: float, frame_size: tuple[int, int], conf: float, iou: float,
-           back_class: int = 1, oriented: bool = False) -> list[Detection]:
-    """Detections of one image from its raw output ``(4 + classes [+ 1 angle], anchors)``."""
-    scores = raw[4:-1] if oriented else raw[4:]
+           back_class: int = 1, oriented: bool = False, keypoints: int = 0) -> list[Detection]:
+    """Detections of one image from its raw output ``(4 + classes [+ 1 angle | + 3 × keypoints], anchors)``."""
+    scores = raw[4:-1] if oriented else raw[4:raw.shape[0] - 3 * keypoints]
     cls = scores.argmax(axis=0)
     best = scores[cls, np.arange(scores.shape[1])]
     keep = best >= conf
@@ -81,6 +112,10 @@ def decode(raw: np.ndarray, scale: float, frame_size: tuple[int, int], conf: flo
     else:
         boxes = np.stack([cx - bw / 2, cy - bh / 2, bw, bh], axis=1)
         idx = cv2.dnn.NMSBoxes(boxes.tolist(), best.tolist(), conf, iou)
+    corners = None
+    if keypoints:
+        corners = raw[raw.shape[0] - 3 * keypoints:, keep].copy()
+        corners[np.arange(3 * keypoints) % 3 < 2] /= scale  # x, y to frame px; confidences stay
     out = []
     for i in np.asarray(idx, int).reshape(-1):
         polygon = None
@@ -92,6 +127,10 @@ def decode(raw: np.ndarray, scale: float, frame_size: tuple[int, int], conf: flo
         else:
             x0, y0 = boxes[i, 0], boxes[i, 1]
             x1, y1 = boxes[i, 0] + boxes[i, 2], boxes[i, 1] + boxes[i, 3]
+        if keypoints:
+            k = corners[:, i].reshape(keypoints, 3)
+            quad = corner_outline(k[:, :2], k[:, 2], (float(x0), float(y0), float(x1), float(y1)))
+            polygon = None if quad is None else tuple((float(x), float(y)) for x, y in quad)
         x0, y0 = max(0.0, float(x0)), max(0.0, float(y0))
         x1, y1 = min(w - 1.0, float(x1)), min(h - 1.0, float(y1))
         if x1 - x0 < 2 or y1 - y0 < 2:
@@ -104,21 +143,25 @@ class CardDetector:
     """Runs the detector network on frames."""
 
     def __init__(self, network: Network, size: int = 416, conf: float = 0.3, iou: float = 0.7,
-                 oriented: bool = False) -> None:
+                 oriented: bool = False, keypoints: int = 0) -> None:
         self.network = network
         self.size = size
         self.conf = conf
         self.iou = iou
         self.oriented = oriented
         """Whether the network gives rotated rectangles (YOLO OBB) rather than axis-aligned boxes."""
+        self.keypoints = keypoints
+        """Corners the network gives after its class scores (YOLO pose): 4, or 0 for none."""
+        if oriented and keypoints:
+            raise ValueError("a detector gives rotated rectangles or corners, not both")
 
     @classmethod
     def from_manifest(cls, network: Network, entry: dict, size: int | None = None,
                       default_size: int = 416) -> CardDetector:
-        """The detector a manifest entry describes (``size``, ``conf``, ``iou``, ``oriented``);
+        """The detector a manifest entry describes (``size``, ``conf``, ``iou``, ``oriented``, ``keypoints``);
         ``size`` overrides the entry's input size, ``default_size`` stands in when it names none."""
         return cls(network, size or entry.get("size", default_size), entry.get("conf", 0.3), entry.get("iou", 0.7),
-                   bool(entry.get("oriented", False)))
+                   bool(entry.get("oriented", False)), int(entry.get("keypoints", 0)))
 
     def detect(self, frames: Sequence[np.ndarray]) -> list[list[Detection]]:
         """Detections per frame (BGR uint8 frames of one size)."""
@@ -127,5 +170,5 @@ class CardDetector:
         batch, scale = prepare(frames, self.size)
         raw = self.network(batch)[0]
         h, w = frames[0].shape[:2]
-        return [decode(raw[i], scale, (w, h), self.conf, self.iou, oriented=self.oriented)
+        return [decode(raw[i], scale, (w, h), self.conf, self.iou, oriented=self.oriented, keypoints=self.keypoints)
                 for i in range(len(frames))]

@@ -1,9 +1,11 @@
 """Recognition: a top-down frame of a table → every card in it, named, outlined, with a confidence.
 
 Pipeline per batch of frames: the detector finds cards and backs (:mod:`.detector`); an oriented
-detector's rectangle is the card's outline, while an axis-aligned box allows one or two, the card
-leaning at +φ or −φ (:func:`.geometry.leans`); each outline is cropped square and classified (:mod:`.classifier`), blended with the user's deck profile when one
-is loaded (:mod:`.profile`), and the outline whose answer is the most confident names the card.
+detector's rectangle or a corner detector's four corners are the card's outline, while an
+axis-aligned box allows one or two, the card leaning at +φ or −φ (:func:`.geometry.leans`); each
+outline is cropped square and classified (:mod:`.classifier`), blended with the user's deck profile
+when one is loaded (:mod:`.profile`), and the outline whose answer is the most confident names the
+card.
 The classifier decides face up or down (its classes include the back); the detector's own
 face-up/back guess is kept as ``detector_face_up``.
 
@@ -187,8 +189,9 @@ class Recogniser:
         return self.unsure_below
 
     def candidates(self, detection: Detection) -> list[np.ndarray]:
-        """The outlines a detection allows, portrait-first: an oriented detector's own rectangle, or
-        the one or two leans of an axis-aligned box (:func:`vision.recognise.geometry.leans`)."""
+        """The outlines a detection allows, portrait-first: an oriented detector's rectangle or a
+        corner detector's quadrilateral, else the one or two leans of its axis-aligned box
+        (:func:`vision.recognise.geometry.leans`)."""
         if detection.polygon is not None:
             return [upright(np.asarray(detection.polygon, np.float64))]
         return [upright(q) for q in leans(detection.box, self.aspect)]

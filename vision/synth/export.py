@@ -1,11 +1,12 @@
-"""Ultralytics datasets from rendered scenes: detect or OBB labels, classification crops, truth JSON.
+"""Ultralytics datasets from rendered scenes: detect, OBB or pose labels, classification crops, truth JSON.
 
 Layout under the output directory (``<seed>`` zero-padded to 9 digits)::
 
     data.yaml                       ultralytics dataset file (absolute ``path``)
     synth.json                      what was rendered: deck, styles, seeds, class scheme, counts
     images/<split>/<seed>.jpg|png   the image (JPEG quality 95 by default)
-    labels/<split>/<seed>.txt       detect: ``class cx cy w h``; OBB: ``class x1 y1 … x4 y4`` (0..1)
+    labels/<split>/<seed>.txt       detect: ``class cx cy w h``; OBB: ``class x1 y1 … x4 y4``; pose:
+                                    ``class cx cy w h`` then ``x y v`` per corner (0..1; v: 2 seen, 0 not)
     truth/<split>/<seed>.json       full labels (:class:`vision.synth.labels.SceneLabels`)
     crops/<split>/<class>/<seed>_<z>.png   rectified cards (``--crops``; an ultralytics
                                     classification dataset: ``data=<out>/crops``)
@@ -32,7 +33,7 @@ from vision.cardcrop import half_turn, jitter_polygon, square_crop
 from vision.synth.artset import ArtStyle, find_style
 from vision.synth.cardfaces import CARD_SIZE_MM
 from vision.synth.classes import class_names, class_of
-from vision.synth.labels import SceneLabels
+from vision.synth.labels import CardLabel, SceneLabels
 from vision.synth.scene import render, sample_scene
 from vision.synth.tables import background_textures
 
@@ -60,6 +61,8 @@ class DatasetSpec:
     size: tuple[int, int] = (640, 640)
     art_dir: str | None = None
     obb: bool = False
+    keypoints: bool = False
+    """Label each card's box and its four corners as keypoints (ultralytics pose; see :func:`label_lines`)."""
     crops: bool = False
     classes: str = "recognition"
     min_visible: float = 0.25
@@ -110,8 +113,30 @@ def _clip_polygon(poly: np.ndarray, w: int, h: int) -> np.ndarray:
     return np.array(pts)
 
 
-def label_lines(labels: SceneLabels, names: tuple[str, ...], scheme: str, obb: bool, min_visible: float) -> list[str]:
-    """Ultralytics label lines (normalised 0..1) for the cards seen at least ``min_visible``."""
+KEYPOINT_SHAPE = (4, 3)
+"""Pose labels: four corners, each x, y and a visibility flag."""
+KEYPOINT_FLIP = (1, 0, 3, 2)
+"""Which corner each one becomes in a mirrored image (top-left ↔ top-right, bottom-right ↔ bottom-left)."""
+
+
+def _corner_keypoints(card: CardLabel, w: int, h: int) -> str:
+    """A card's corners as pose keypoints: x y 2 for a corner inside the image (also where another
+    card hides it: the detector learns the whole outline), 0 0 0 for one outside the image, and all
+    four 0 0 0 for a face-down card, whose back shows no top or bottom."""
+    out = []
+    for x, y in card.polygon:
+        if card.face_up and 0 <= x <= w - 1 and 0 <= y <= h - 1:
+            out.append(f"{x / w:.6f} {y / h:.6f} 2")
+        else:
+            out.append("0 0 0")
+    return " ".join(out)
+
+
+def label_lines(labels: SceneLabels, names: tuple[str, ...], scheme: str, obb: bool, min_visible: float,
+                keypoints: bool = False) -> list[str]:
+    """Ultralytics label lines (normalised 0..1) for the cards seen at least ``min_visible``: axis
+    boxes, oriented boxes (``obb``), or axis boxes followed by the four corners of the face as
+    printed, top-left first (``keypoints``, ultralytics pose)."""
     w, h = labels.size
     index = {n: i for i, n in enumerate(names)}
     lines = []
@@ -123,7 +148,8 @@ def label_lines(labels: SceneLabels, names: tuple[str, ...], scheme: str, obb: b
         if x1 - x0 < 2 or y1 - y0 < 2:
             continue
         if not obb:
-            lines.append(f"{cls} {(x0 + x1) / 2 / w:.6f} {(y0 + y1) / 2 / h:.6f} {(x1 - x0) / w:.6f} {(y1 - y0) / h:.6f}")
+            line = f"{cls} {(x0 + x1) / 2 / w:.6f} {(y0 + y1) / 2 / h:.6f} {(x1 - x0) / w:.6f} {(y1 - y0) / h:.6f}"
+            lines.append(f"{line} {_corner_keypoints(c, w, h)}" if keypoints else line)
             continue
         poly = np.array(c.polygon, np.float64)
         if (poly < 0).any() or (poly[:, 0] > w - 1).any() or (poly[:, 1] > h - 1).any():
@@ -139,10 +165,14 @@ def label_lines(labels: SceneLabels, names: tuple[str, ...], scheme: str, obb: b
     return lines
 
 
-def data_yaml(out: Path, names: tuple[str, ...], comment: str) -> str:
-    """The text of an ultralytics ``data.yaml`` (absolute path; names quoted)."""
+def data_yaml(out: Path, names: tuple[str, ...], comment: str, keypoints: bool = False) -> str:
+    """The text of an ultralytics ``data.yaml`` (absolute path; names quoted; the keypoint shape
+    and mirror order for a pose dataset)."""
     lines = [f"# {comment}", f"path: {json.dumps(str(out.resolve()))}", "train: images/train",
-             "val: images/val", "test: images/test", f"nc: {len(names)}", "names:"]
+             "val: images/val", "test: images/test", f"nc: {len(names)}"]
+    if keypoints:
+        lines += [f"kpt_shape: {list(KEYPOINT_SHAPE)}", f"flip_idx: {list(KEYPOINT_FLIP)}"]
+    lines += ["names:"]
     lines += [f"  {i}: {json.dumps(n)}" for i, n in enumerate(names)]
     return "\n".join(lines) + "\n"
 
@@ -168,7 +198,7 @@ def render_one(seed: int) -> tuple[str, int, int]:
     params = [cv2.IMWRITE_PNG_COMPRESSION, 1] if spec.image_format == "png" else [cv2.IMWRITE_JPEG_QUALITY, 95]
     cv2.imwrite(str(out / "images" / split / f"{stem}.{spec.image_format}"), r.image, params)
     (out / "truth" / split / f"{stem}.json").write_text(r.labels.to_json(), encoding="utf-8")
-    lines = label_lines(r.labels, _STATE["names"], spec.classes, spec.obb, spec.min_visible)
+    lines = label_lines(r.labels, _STATE["names"], spec.classes, spec.obb, spec.min_visible, spec.keypoints)
     (out / "labels" / split / f"{stem}.txt").write_text("".join(line + "\n" for line in lines), encoding="utf-8")
     n_crops = 0
     if spec.crops:
@@ -199,6 +229,8 @@ def write_dataset(spec: DatasetSpec) -> dict:
     """Render ``spec.count`` scenes into ``spec.out``; returns the summary also written to synth.json."""
     if spec.count < 1:
         raise ValueError("--count must be at least 1")
+    if spec.obb and spec.keypoints:
+        raise ValueError("a dataset has oriented boxes or corner keypoints, not both")
     if spec.image_format not in ("png", "jpg"):
         raise ValueError(f"unknown image format {spec.image_format!r}; expected png or jpg")
     names = class_names(spec.deck, spec.classes)  # validates deck and scheme early
@@ -225,14 +257,15 @@ def write_dataset(spec: DatasetSpec) -> dict:
         counts[split]["images"] += 1
         counts[split]["labels"] += n_labels
         counts[split]["crops"] += n_crops
-    kind = "OBB" if spec.obb else "detect"
+    task = "obb" if spec.obb else "pose" if spec.keypoints else "detect"
     (out / "data.yaml").write_text(
-        data_yaml(out, names, f"fudaba synthetic {spec.deck} {kind} dataset, seeds {spec.seed}-{spec.seed + spec.count - 1}"),
+        data_yaml(out, names, f"fudaba synthetic {spec.deck} {task} dataset, seeds {spec.seed}-{spec.seed + spec.count - 1}",
+                  spec.keypoints),
         encoding="utf-8",
     )
     summary = {
         "spec": {**asdict(spec), "out": str(out.resolve())},
-        "task": "obb" if spec.obb else "detect",
+        "task": task,
         "split_rule": "seed mod 10: 0-7 train, 8 val, 9 test",
         "names": list(names),
         "counts": counts,

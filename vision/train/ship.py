@@ -16,7 +16,7 @@ from pathlib import Path
 from vision.recognise.manifest import file_sha256
 from vision.train import recipe, record
 
-ROLES = {"detect": "detector", "obb": "detector", "classify": "classifier"}
+ROLES = {"detect": "detector", "obb": "detector", "pose": "detector", "classify": "classifier"}
 """Default role of a run by its task; playing cards also have ``index_detector`` and ``index_classifier``."""
 INDEX_ROLES = {"detect": "index_detector", "classify": "index_classifier"}
 REPO_MODELS = Path(__file__).resolve().parents[2] / "models"
@@ -65,7 +65,7 @@ def ship(run_dir: Path, deck: str, out: Path | None = None, size: int | None = N
     config = record.read_config(run_dir)
     task = config["recipe"]["task"]
     if task not in ROLES:
-        raise ValueError(f"{run_dir} is a {task} run; ship detect, OBB or classify runs")
+        raise ValueError(f"{run_dir} is a {task} run; ship detect, OBB, pose or classify runs")
     if index and task not in INDEX_ROLES:
         raise ValueError(f"{run_dir} is a {task} run; corner-index models are detect or classify runs")
     role = (INDEX_ROLES if index else ROLES)[task]
@@ -92,6 +92,8 @@ def ship(run_dir: Path, deck: str, out: Path | None = None, size: int | None = N
                  "iou": 0.7, "trained_at": imgsz, "source": source}
         if task == "obb":
             entry["oriented"] = True  # rotated rectangles (vision.recognise.detector)
+        if task == "pose":
+            entry["keypoints"] = int(model.model.kpt_shape[0])  # corners after the classes (vision.recognise.detector)
     manifest_path = folder / "manifest.json"
     manifest = json.loads(manifest_path.read_text(encoding="utf-8")) if manifest_path.is_file() else {"deck": deck}
     manifest[role] = entry
