@@ -190,7 +190,7 @@ def test_a_corner_detection_keeps_its_trapezoid():
     raw = _raw([_corner_row((100, 40, 160, 120), trapezoid, [0.9] * 4)])
     (d,) = decode(raw, 0.5, (640, 480), 0.3, 0.7, keypoints=4)
     assert d.box == pytest.approx((200, 80, 320, 240))
-    assert np.array(d.polygon) == pytest.approx(np.array(trapezoid) * 2)  # face top-left first, as found
+    assert np.array(d.polygon) == pytest.approx(np.array(trapezoid) * 2)  # in the order found
 
 
 def test_a_missing_corner_completes_the_parallelogram_and_two_give_up():
@@ -205,15 +205,20 @@ def test_a_missing_corner_completes_the_parallelogram_and_two_give_up():
 
 
 def test_implausible_corners_fall_back_to_the_box():
-    from vision.recognise.detector import decode
+    from vision.recognise.detector import corner_outline, decode
 
     crossed = [(10, 10), (50, 80), (50, 10), (10, 80)]  # a bow tie, not a card
     collapsed = [(28, 44), (32, 44), (32, 48), (28, 48)]  # a card's worth of box, corners in its middle
-    for corners in (crossed, collapsed):
+    # each corner half-way to the next (the corner order's jump, learnt as an average): a diamond
+    # covering half the box, whose bounds are the box's but shrunk by the card's tilt
+    midway = [(30, 10), (50, 45), (30, 80), (10, 45)]
+    shrunk = [(20, 25), (45, 25), (45, 70), (20, 70)]  # a rectangle well inside the box
+    assert corner_outline(np.array(midway, float), np.ones(4), (10, 10, 50, 80)) is not None
+    for corners in (crossed, collapsed, shrunk):
         (d,) = decode(_raw([_corner_row((10, 10, 50, 80), corners, [0.9] * 4)]), 1.0, (100, 100), 0.3, 0.7,
                       keypoints=4)
         assert d.polygon is None and d.box == pytest.approx((10, 10, 50, 80))
-    # a back's corners are not taught (its face shows no top): the box alone again
-    (d,) = decode(_raw([_corner_row((10, 10, 50, 80), crossed, [0.0] * 4, card=0.1, back=0.9)]), 1.0,
-                  (100, 100), 0.3, 0.7, keypoints=4)
-    assert not d.face_up and d.polygon is None
+    # a card at the frame's edge: its outline reaches past the frame, its box stops there
+    (d,) = decode(_raw([_corner_row((0, 10, 40, 80), [(-10, 10), (40, 10), (40, 80), (-10, 80)], [0.9] * 4)]),
+                  1.0, (100, 100), 0.3, 0.7, keypoints=4)
+    assert d.polygon is not None and min(x for x, _ in d.polygon) == pytest.approx(-10)

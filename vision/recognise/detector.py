@@ -7,7 +7,8 @@ centre, size, then class scores. An oriented one (YOLO OBB, ``oriented`` in the 
 each card's rotated rectangle itself: raw output ``(N, 4 + classes + 1, anchors)`` — centre, the
 rectangle's own width and height, class scores, then its angle (radians, clockwise in image
 coordinates from the x-axis to the width side). A corner detector (YOLO pose, ``keypoints`` in the
-manifest) gives an axis-aligned box and the four corners of the face as printed, top-left first:
+manifest) gives an axis-aligned box and the card's four corners (in the order of
+:func:`vision.synth.export.box_order`, which recognition does not rely on):
 raw output ``(N, 4 + classes + 4 × 3, anchors)`` — the box, class scores, then x, y (input px) and
 a confidence per corner; its outline is the four corners, so a card seen at a slant keeps its
 trapezoid (:func:`corner_outline`). Frames are scaled so that their long side is
@@ -25,12 +26,17 @@ import cv2
 import numpy as np
 
 from vision.recognise.backends import Network
+from vision.recognise.geometry import box_area, box_intersection
 
 STRIDE = 32
 CORNER_CONF = 0.5
 """A corner detector's corner counts as found at this confidence or more."""
 MIN_FILL = 0.3
 """A corner outline must cover at least this share of its box (a card at 45° covers about half)."""
+MIN_BOUNDS_IOU = 0.7
+"""A corner outline's bounds must overlap the detector's box at least this much (intersection over
+union, both clipped to the frame): corners pulled in between two of the card's (where the corner
+order jumps) make a smaller outline."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,7 +50,7 @@ class Detection:
     """Detector confidence, 0..1."""
     polygon: tuple[tuple[float, float], ...] | None = None
     """Four corners in frame px (may reach past the frame): an oriented detector's rectangle, or a
-    corner detector's outline (face top-left first); None from an axis-aligned detector, and from a
+    corner detector's outline; None from an axis-aligned detector, and from a
     corner detector whose corners make no plausible card (:func:`corner_outline`)."""
 
 
@@ -71,13 +77,14 @@ def prepare(frames: Sequence[np.ndarray], size: int) -> tuple[np.ndarray, float]
 
 
 def corner_outline(corners: np.ndarray, conf: np.ndarray, box: tuple[float, float, float, float],
-                   ) -> np.ndarray | None:
+                   frame_size: tuple[int, int] | None = None) -> np.ndarray | None:
     """A card's outline (4 × 2, frame px) from a corner detector's four corners and their confidences.
 
     A corner below :data:`CORNER_CONF` (outside the frame, or not made out) is put where the other
     three make a parallelogram. None — the box's own outline is used instead — when two or more
     corners are missing, or when the four do not make a convex quadrilateral covering at least
-    :data:`MIN_FILL` of ``box`` (x0, y0, x1, y1)."""
+    :data:`MIN_FILL` of ``box`` (x0, y0, x1, y1) whose bounds overlap ``box`` by
+    :data:`MIN_BOUNDS_IOU` (both clipped to ``frame_size`` (w, h) when given)."""
     found = conf >= CORNER_CONF
     if found.sum() < 3:
         return None
@@ -86,8 +93,16 @@ def corner_outline(corners: np.ndarray, conf: np.ndarray, box: tuple[float, floa
         i = int(np.flatnonzero(~found)[0])
         q[i] = q[(i - 1) % 4] + q[(i + 1) % 4] - q[(i + 2) % 4]
     area = 0.5 * abs(sum(q[i, 0] * q[(i + 1) % 4, 1] - q[(i + 1) % 4, 0] * q[i, 1] for i in range(4)))
-    box_area = max((box[2] - box[0]) * (box[3] - box[1]), 1e-6)
-    if not cv2.isContourConvex(q.astype(np.float32).reshape(-1, 1, 2)) or area < MIN_FILL * box_area:
+    if not cv2.isContourConvex(q.astype(np.float32).reshape(-1, 1, 2)) or area < MIN_FILL * box_area(box):
+        return None
+    bounds = np.concatenate([q.min(axis=0), q.max(axis=0)])
+    target = np.asarray(box, np.float64)
+    if frame_size is not None:
+        limit = np.array([frame_size[0] - 1.0, frame_size[1] - 1.0] * 2)
+        bounds, target = np.clip(bounds, 0, limit), np.clip(target, 0, limit)
+    shared = box_intersection(bounds, target)
+    union = box_area(bounds) + box_area(target) - shared
+    if union <= 0 or shared / union < MIN_BOUNDS_IOU:
         return None
     return q
 
@@ -129,7 +144,7 @@ def decode(raw: np.ndarray, scale: float, frame_size: tuple[int, int], conf: flo
             x1, y1 = boxes[i, 0] + boxes[i, 2], boxes[i, 1] + boxes[i, 3]
         if keypoints:
             k = corners[:, i].reshape(keypoints, 3)
-            quad = corner_outline(k[:, :2], k[:, 2], (float(x0), float(y0), float(x1), float(y1)))
+            quad = corner_outline(k[:, :2], k[:, 2], (float(x0), float(y0), float(x1), float(y1)), (w, h))
             polygon = None if quad is None else tuple((float(x), float(y)) for x, y in quad)
         x0, y0 = max(0.0, float(x0)), max(0.0, float(y0))
         x1, y1 = min(w - 1.0, float(x1)), min(h - 1.0, float(y1))

@@ -119,13 +119,32 @@ KEYPOINT_FLIP = (1, 0, 3, 2)
 """Which corner each one becomes in a mirrored image (top-left ↔ top-right, bottom-right ↔ bottom-left)."""
 
 
+def box_order(polygon) -> np.ndarray:
+    """A card's four corners (clockwise on screen) listed from the one nearest its bounds' top-left
+    corner: of the four starting points, the one whose corners lie nearest, in total squared
+    distance, to the bounds' top-left, top-right, bottom-right and bottom-left.
+
+    This order follows from the outline alone, so a detector can learn it from any card, a back or
+    a card too small to show which way up it lies (the order of the face as printed would need
+    that). It jumps where two starting points tie, about half-way between the card lying straight
+    and lying a quarter turn, a quadrilateral cannot be ordered without such a jump."""
+    p = np.asarray(polygon, np.float64).reshape(4, 2)
+    area = sum(p[i, 0] * p[(i + 1) % 4, 1] - p[(i + 1) % 4, 0] * p[i, 1] for i in range(4))
+    if area < 0:
+        p = p[::-1]
+    (x0, y0), (x1, y1) = p.min(axis=0), p.max(axis=0)
+    target = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
+    costs = [((np.roll(p, -k, axis=0) - target) ** 2).sum() for k in range(4)]
+    return np.roll(p, -int(np.argmin(costs)), axis=0)
+
+
 def _corner_keypoints(card: CardLabel, w: int, h: int) -> str:
-    """A card's corners as pose keypoints: x y 2 for a corner inside the image (also where another
-    card hides it: the detector learns the whole outline), 0 0 0 for one outside the image, and all
-    four 0 0 0 for a face-down card, whose back shows no top or bottom."""
+    """A card's corners as pose keypoints in :func:`box_order`: ``x y 2`` for a corner inside the
+    image (also where another card hides it: the detector learns the whole outline), ``0 0 0`` for
+    one outside it."""
     out = []
-    for x, y in card.polygon:
-        if card.face_up and 0 <= x <= w - 1 and 0 <= y <= h - 1:
+    for x, y in box_order(card.polygon):
+        if 0 <= x <= w - 1 and 0 <= y <= h - 1:
             out.append(f"{x / w:.6f} {y / h:.6f} 2")
         else:
             out.append("0 0 0")
@@ -135,8 +154,8 @@ def _corner_keypoints(card: CardLabel, w: int, h: int) -> str:
 def label_lines(labels: SceneLabels, names: tuple[str, ...], scheme: str, obb: bool, min_visible: float,
                 keypoints: bool = False) -> list[str]:
     """Ultralytics label lines (normalised 0..1) for the cards seen at least ``min_visible``: axis
-    boxes, oriented boxes (``obb``), or axis boxes followed by the four corners of the face as
-    printed, top-left first (``keypoints``, ultralytics pose)."""
+    boxes, oriented boxes (``obb``), or axis boxes followed by the card's four corners
+    (``keypoints``, ultralytics pose; :func:`box_order`)."""
     w, h = labels.size
     index = {n: i for i, n in enumerate(names)}
     lines = []
