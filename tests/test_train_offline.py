@@ -221,18 +221,26 @@ def test_a_new_run_starts_from_an_earlier_runs_weights(detect_run, tmp_path):
     assert (run / "weights" / "best.pt").is_file()
 
 
-def test_an_oriented_detector_starts_from_a_detectors_weights_and_ships(detect_run, tmp_path):
+def _train_from_detector_and_ship(detect_run, tmp_path, task: str):
+    """Trains a one-epoch ``task`` (obb, pose) run seeded from the tiny detector, ships it into a
+    models folder; returns (the models folder, the run's train label lines)."""
     first = detect_run["run"]
-    run, models = tmp_path / "runs" / "tiny-obb", tmp_path / "models"
-    argv = ["obb", "--deck", "hanafuda", "--render", "10", "--seed", "0", "--size", "96",
+    run, models = tmp_path / "runs" / f"tiny-{task}", tmp_path / "models"
+    argv = [task, "--deck", "hanafuda", "--render", "10", "--seed", "0", "--size", "96",
             "--weights", str(first / "weights" / "best.pt"), "--imgsz", "64", "--epochs", "1", "--batch", "4",
             "--no-plots", "--out", str(run)]
     r = drive(tmp_path, [["cli", argv], ["cli", ["ship", str(run), "--deck", "hanafuda", "--models", str(models)]]])
     assert r["steps"] == [0, 0] and r["attempts"] == [], r["stderr"][-3000:]
     log = r["stdout"] + r["stderr"]
     assert "Transferred" in log and "from pretrained weights" in log
-    labels = sorted((run / "data" / "synth" / "labels" / "train").glob("*.txt"))
-    assert labels and all(len(line.split()) == 9 for f in labels for line in f.read_text().splitlines())
+    lines = [line for f in sorted((run / "data" / "synth" / "labels" / "train").glob("*.txt"))
+             for line in f.read_text().splitlines()]
+    return models, lines
+
+
+def test_an_oriented_detector_starts_from_a_detectors_weights_and_ships(detect_run, tmp_path):
+    models, lines = _train_from_detector_and_ship(detect_run, tmp_path, "obb")
+    assert lines and all(len(line.split()) == 9 for line in lines)
     entry = json.loads((models / "hanafuda" / "manifest.json").read_text())["detector"]
     assert entry["oriented"] is True and entry["names"] == ["card", "back"]
     session = ort.InferenceSession(str(models / "hanafuda" / "detector.onnx"), providers=["CPUExecutionProvider"])
@@ -247,17 +255,8 @@ def test_an_oriented_detector_starts_from_a_detectors_weights_and_ships(detect_r
 
 
 def test_a_corner_detector_starts_from_a_detectors_weights_and_ships(detect_run, tmp_path):
-    first = detect_run["run"]
-    run, models = tmp_path / "runs" / "tiny-pose", tmp_path / "models"
-    argv = ["pose", "--deck", "hanafuda", "--render", "10", "--seed", "0", "--size", "96",
-            "--weights", str(first / "weights" / "best.pt"), "--imgsz", "64", "--epochs", "1", "--batch", "4",
-            "--no-plots", "--out", str(run)]
-    r = drive(tmp_path, [["cli", argv], ["cli", ["ship", str(run), "--deck", "hanafuda", "--models", str(models)]]])
-    assert r["steps"] == [0, 0] and r["attempts"] == [], r["stderr"][-3000:]
-    log = r["stdout"] + r["stderr"]
-    assert "Transferred" in log and "from pretrained weights" in log
-    labels = sorted((run / "data" / "synth" / "labels" / "train").glob("*.txt"))
-    assert labels and all(len(line.split()) == 5 + 12 for f in labels for line in f.read_text().splitlines())
+    models, lines = _train_from_detector_and_ship(detect_run, tmp_path, "pose")
+    assert lines and all(len(line.split()) == 5 + 12 for line in lines)
     entry = json.loads((models / "hanafuda" / "manifest.json").read_text())["detector"]
     assert entry["keypoints"] == 4 and "oriented" not in entry and entry["names"] == ["card", "back"]
     session = ort.InferenceSession(str(models / "hanafuda" / "detector.onnx"), providers=["CPUExecutionProvider"])
