@@ -212,6 +212,9 @@ CLOSE_PX_GRID = (0.0, 12.0, 16.0, 20.0, 24.0)
 CLOSE_PX_TOLERANCE = 0.005
 """``close_px`` is the largest value whose F1 is within this of the best: the held-out photos are
 all close-ups, and a larger ``close_px`` keeps whole cards on tables seen from afar."""
+UNREAD_MIN_TOLERANCE = 0.005
+"""``unread_min`` is the smallest value whose F1 is within this of the grid's best, for the same
+reason: the close-ups favour dropping whole cards no index confirms, a table seen from above does not."""
 CARD_WEIGHT_GRID = (0.0, 0.5, 1.0)
 SPLIT_PROB_GRID = (1.01, 0.95, 0.9, 0.8, 0.7, 0.6, 0.5)
 """``split_prob`` values tried once the grid's best is known (1.01: never split an outline's readings)."""
@@ -224,7 +227,7 @@ def tune(rec, real_dir: Path, fraction: float = 0.1, target: float = 0.995) -> d
     Every held-out image is recognised once per ``TURNS_GRID`` value (index detector at the lowest
     ``CONF_GRID`` value), then each combination of detector confidence, ``min_prob``, ``card_weight``
     turns, ``unread_min`` and ``readable_px`` re-merges the same readings (``close_px`` 0), then
-    ``split_prob`` is chosen from :data:`SPLIT_PROB_GRID` with the rest fixed, then
+    ``unread_min`` is lowered as far as :data:`UNREAD_MIN_TOLERANCE` allows, then ``split_prob`` is chosen from :data:`SPLIT_PROB_GRID` with the rest fixed, then
     ``close_px`` is raised as far as :data:`CLOSE_PX_TOLERANCE` allows; ``unsure_below`` is then the :func:`~vision.recognise.calibrate.sure_threshold` of the
     index-named cards' confidences at ``target`` precision.
     """
@@ -266,6 +269,11 @@ def tune(rec, real_dir: Path, fraction: float = 0.1, target: float = 0.995) -> d
     grid = [(c, IndexParams(m, w, turns=t, unread_min=u, readable_px=px)) for c in CONF_GRID for m in MIN_PROB_GRID
             for w in CARD_WEIGHT_GRID for t in TURNS_GRID for u in UNREAD_MIN_GRID for px in READABLE_PX_GRID]
     f1, conf, params = max(((run(c, p)[0], c, p) for c, p in grid), key=lambda x: x[0])
+    for unread_min in sorted(u for u in UNREAD_MIN_GRID if u < params.unread_min):
+        f1_unread = run(conf, replace(params, unread_min=unread_min))[0]
+        if f1_unread >= f1 - UNREAD_MIN_TOLERANCE:
+            f1, params = f1_unread, replace(params, unread_min=unread_min)
+            break
     f1, params = max(((run(conf, q)[0], q) for q in (replace(params, split_prob=s) for s in SPLIT_PROB_GRID)),
                      key=lambda x: x[0])
     for close_px in sorted(CLOSE_PX_GRID, reverse=True):
