@@ -52,6 +52,17 @@ def test_held_out_photographs_keep_all_their_copies_together():
     assert 20 < len(held) < 60 and held == [p for p in (f"photo{i}" for i in range(400)) if corners.is_tune(p, 0.1)]
 
 
+def test_first_within_takes_the_first_value_close_enough_to_the_best():
+    f1 = {0.0: 0.970, 0.8: 0.982, 0.95: 0.983, 1.01: 0.986}.get
+    # unread_min: lowest first; 0.0 is 0.016 off the best, 0.8 within 0.005
+    assert corners.first_within([0.0, 0.8, 0.95], f1, 0.986, 0.005, 1.01) == (0.982, 0.8)
+    assert corners.first_within([0.0, 0.8, 0.95], f1, 0.986, 0.001, 1.01) == (0.986, 1.01)
+    assert corners.first_within([], f1, 0.986, 0.005, 1.01) == (0.986, 1.01)
+    seen = []
+    corners.first_within([3, 2, 1], lambda v: seen.append(v) or 1.0, 1.0, 0.0, 0)
+    assert seen == [3]  # stops at the first that passes
+
+
 @pytest.mark.parametrize("tune", [0.0, 1.0])
 def test_detector_dataset_has_one_class_and_no_backs(tmp_path, tune):
     real = fake_real(tmp_path / "real")

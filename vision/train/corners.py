@@ -221,6 +221,16 @@ SPLIT_PROB_GRID = (1.01, 0.95, 0.9, 0.8, 0.7, 0.6, 0.5)
 TURNS_GRID = (1, 4, 8)
 
 
+def first_within(candidates, f1_of, best: float, tolerance: float, current):
+    """``(F1, value)`` of the first of ``candidates`` (in the order given) whose ``f1_of(value)`` is at
+    least ``best - tolerance``; ``(best, current)`` when none is."""
+    for value in candidates:
+        f1 = f1_of(value)
+        if f1 >= best - tolerance:
+            return f1, value
+    return best, current
+
+
 def tune(rec, real_dir: Path, fraction: float = 0.1, target: float = 0.995) -> dict:
     """Index thresholds that maximise the mean per-image F1 over the held-out train photographs.
 
@@ -269,18 +279,16 @@ def tune(rec, real_dir: Path, fraction: float = 0.1, target: float = 0.995) -> d
     grid = [(c, IndexParams(m, w, turns=t, unread_min=u, readable_px=px)) for c in CONF_GRID for m in MIN_PROB_GRID
             for w in CARD_WEIGHT_GRID for t in TURNS_GRID for u in UNREAD_MIN_GRID for px in READABLE_PX_GRID]
     f1, conf, params = max(((run(c, p)[0], c, p) for c, p in grid), key=lambda x: x[0])
-    for unread_min in sorted(u for u in UNREAD_MIN_GRID if u < params.unread_min):
-        f1_unread = run(conf, replace(params, unread_min=unread_min))[0]
-        if f1_unread >= f1 - UNREAD_MIN_TOLERANCE:
-            f1, params = f1_unread, replace(params, unread_min=unread_min)
-            break
+    lower = sorted(u for u in UNREAD_MIN_GRID if u < params.unread_min)
+    f1, unread_min = first_within(lower, lambda u: run(conf, replace(params, unread_min=u))[0], f1,
+                                  UNREAD_MIN_TOLERANCE, params.unread_min)
+    params = replace(params, unread_min=unread_min)
     f1, params = max(((run(conf, q)[0], q) for q in (replace(params, split_prob=s) for s in SPLIT_PROB_GRID)),
                      key=lambda x: x[0])
-    for close_px in sorted(CLOSE_PX_GRID, reverse=True):
-        f1_close = run(conf, replace(params, close_px=close_px))[0]
-        if f1_close >= f1 - CLOSE_PX_TOLERANCE:
-            f1, params = f1_close, replace(params, close_px=close_px)
-            break
+    f1, close_px = first_within(sorted(CLOSE_PX_GRID, reverse=True),
+                                lambda px: run(conf, replace(params, close_px=px))[0], f1, CLOSE_PX_TOLERANCE,
+                                params.close_px)
+    params = replace(params, close_px=close_px)
     _, named = run(conf, params)
     unsure = sure_threshold(np.array([c for c, _ in named]), np.array([r for _, r in named]), target) if named else 1.0
     rec.index_reader.turns = params.turns
