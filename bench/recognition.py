@@ -17,12 +17,14 @@ Sections (each can be skipped; figures are printed and written to ``--json``):
   recogniser names it face up.
 - ``speed``: one 1280×720 top-down frame with 20 cards per deck (hanafuda in ``mantia``, playing cards
   in ``knoll``, with their corner-index reader when shipped), recognised ``--repeats`` times after a
-  warm-up, with every installed backend (ONNX Runtime, OpenVINO, PyTorch); medians in ms.
+  warm-up, with every installed backend (ONNX Runtime, OpenVINO, PyTorch); medians in ms. With
+  ``--against DIR`` a second models folder is timed in turn with ``--models``, frame by frame, and
+  the ratio of the two medians is reported (a noisy machine slows both alike).
 
     python bench/recognition.py [--scenes 200] [--frames 40] [--cross runs/x-mantia=classic ...]
         [--fine-tune-minutes 8]
         [--art-dir ../shared/assets] [--real ../shared/datasets/playing-real]
-        [--skip heldout,heldout_playing,unseen,real,speed]
+        [--skip heldout,heldout_playing,unseen,real,speed] [--repeats 20] [--against OTHER_MODELS]
         [--json bench/out/recognition.json]
 """
 
@@ -204,11 +206,19 @@ def speed_of(args, deck: str, style_name: str) -> dict:
         rec = Recogniser(deck, args.models, (backend,))
         for _ in range(3):
             cards = rec.recognise(frame)
-        times = []
-        for _ in range(args.repeats):
+        other = Recogniser(deck, args.against, (backend,)) if args.against else None
+        if other is not None:
+            for _ in range(3):
+                other.recognise(frame)
+        times, other_times = [], []
+        for _ in range(args.repeats):  # with --against, the two models folders take turns frame by frame
             t = time.perf_counter()
             rec.recognise(frame)
             times.append((time.perf_counter() - t) * 1000)
+            if other is not None:
+                t = time.perf_counter()
+                other.recognise(frame)
+                other_times.append((time.perf_counter() - t) * 1000)
         # the stages apart: detector, outlines cut and classified (both leans a box allows), corner indices
         t = time.perf_counter()
         dets = rec.detector.detect([frame])[0]
@@ -228,6 +238,12 @@ def speed_of(args, deck: str, style_name: str) -> dict:
         print(f"speed {deck} {backend}: median {out[backend]['median_ms']} ms per 1280x720 frame "
               f"({len(cards)} cards found; detector {out[backend]['detector_ms']} ms, "
               f"outlines cut and classified {out[backend]['classifier_ms']} ms ({crops} crops){idx})")
+        if other is not None:
+            other_ms = statistics.median(other_times)
+            out[backend]["against"] = {"models": str(args.against), "median_ms": round(other_ms, 1),
+                                       "ratio": round(statistics.median(times) / other_ms, 3)}
+            print(f"speed {deck} {backend}: {args.against} in turn with it: median {other_ms:.1f} ms "
+                  f"(ratio {out[backend]['against']['ratio']})")
     return out
 
 
@@ -243,6 +259,7 @@ def main() -> int:
     ap.add_argument("--cross", nargs="*", default=[], help="MODELS=STYLE: a one-style classifier and the style to test")
     ap.add_argument("--art-dir", default=str(REPO.parent / "shared" / "assets"))
     ap.add_argument("--real", default=str(REPO.parent / "shared" / "datasets" / "playing-real"))
+    ap.add_argument("--against", help="speed: a second models folder timed in turn with --models, frame by frame")
     ap.add_argument("--repeats", type=int, default=20)
     ap.add_argument("--skip", default="", help="sections to skip, comma-separated")
     ap.add_argument("--tmp", default="/tmp")
