@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -221,7 +222,8 @@ SPLIT_PROB_GRID = (1.01, 0.95, 0.9, 0.8, 0.7, 0.6, 0.5)
 TURNS_GRID = (1, 4, 8)
 
 
-def first_within(candidates, f1_of, best: float, tolerance: float, current):
+def first_within(candidates: Sequence[float], f1_of: Callable[[float], float], best: float, tolerance: float,
+                 current: float) -> tuple[float, float]:
     """``(F1, value)`` of the first of ``candidates`` (in the order given) whose ``f1_of(value)`` is at
     least ``best - tolerance``; ``(best, current)`` when none is."""
     for value in candidates:
@@ -237,7 +239,8 @@ def tune(rec, real_dir: Path, fraction: float = 0.1, target: float = 0.995) -> d
     Every held-out image is recognised once per ``TURNS_GRID`` value (index detector at the lowest
     ``CONF_GRID`` value), then each combination of detector confidence, ``min_prob``, ``card_weight``
     turns, ``unread_min`` and ``readable_px`` re-merges the same readings (``close_px`` 0), then
-    ``unread_min`` is lowered as far as :data:`UNREAD_MIN_TOLERANCE` allows, then ``split_prob`` is chosen from :data:`SPLIT_PROB_GRID` with the rest fixed, then
+    ``unread_min`` is lowered as far as :data:`UNREAD_MIN_TOLERANCE` allows, then ``split_prob`` is
+    chosen from :data:`SPLIT_PROB_GRID` with the rest fixed, then
     ``close_px`` is raised as far as :data:`CLOSE_PX_TOLERANCE` allows; ``unsure_below`` is then the :func:`~vision.recognise.calibrate.sure_threshold` of the
     index-named cards' confidences at ``target`` precision.
     """
