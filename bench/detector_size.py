@@ -1,0 +1,115 @@
+"""Card identity accuracy at several detector input sizes, on rendered validation scenes.
+
+The detector scales each frame to its input size (px on the long side, ``"size"`` in the
+manifest's ``detector`` entry) before it looks for cards; a larger input gives the rectangles
+(each card's outline) more pixels to be placed with, at a cost of time roughly in proportion to
+the input's area. This bench recognises the same rendered **validation** scenes (seed ≡ 8 mod 10,
+never trained on, never a test scene) at each size given, with everything else as shipped, and
+counts cards named right — any view (640 × 640, tilt up to 35°) and top-down 1280 × 720 frames,
+a card the detector misses counting as wrong (:mod:`vision.recognise.evaluate`).
+
+How a size is chosen (the rule, fixed before the first run): a size replaces the shipped one
+for a deck when, over both kinds of scene together, it names more cards seen ≥ 40 % right than
+the shipped size does by at least 0.25 % of those cards, and no fewer fully visible cards; of the
+sizes that qualify, the one naming the most; then the speed bench (``bench/recognition.py
+--against``, paired with the models before) must keep the deck's OpenVINO median under 100 ms,
+or the next smaller qualifying size is tried.
+
+    python bench/detector_size.py --deck hanafuda --sizes 416,480,544,640 [--scenes 100] [--frames 40]
+        [--json bench/out/detector-size-hanafuda.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from vision.recognise import Recogniser  # noqa: E402
+from vision.recognise.calibrate import val_seeds  # noqa: E402
+from vision.recognise.evaluate import SEEN_ENOUGH, accuracy, outcomes, render_scenes  # noqa: E402
+from vision.synth.fixed_scenes import topdown_scene  # noqa: E402
+
+REPO = Path(__file__).resolve().parents[1]
+ANY_VIEW_SEED = 3_000_000
+"""First seed of the any-view validation scenes (seeds ≡ 8 mod 10 from here)."""
+TOPDOWN_SEED = 3_100_000
+"""First seed of the top-down validation frames."""
+
+
+def measure(rec: Recogniser, deck: str, sizes: list[int], scenes, art_dir: str, size, scene=None) -> dict:
+    """Size → outcomes of every card of ``scenes`` (seeds) recognised at that detector size."""
+    styles = tuple(rec.manifest.classifier.get("styles") or ())
+    items: dict[int, list] = {s: [] for s in sizes}
+    for image, labels in render_scenes(deck, styles, scenes, art_dir, size, scene):
+        for s in sizes:
+            rec.detector.size = s
+            items[s] += outcomes(labels, rec.recognise(image))
+    return items
+
+
+def summary(items: list) -> dict:
+    full, part = accuracy(items, 1.0), accuracy(items, SEEN_ENOUGH)
+    return {"fully_visible": [full["correct"], full["cards"]], "visible_40": [part["correct"], part["cards"]],
+            "found_40": round(float(part["detection_recall"]), 4)}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--deck", default="hanafuda", choices=("hanafuda", "playing"))
+    ap.add_argument("--models", help="models folder (default: the repository's models/)")
+    ap.add_argument("--sizes", default="416,480,544,640", help="detector input sizes, comma-separated (multiples of 32)")
+    ap.add_argument("--scenes", type=int, default=100, help="any-view 640x640 validation scenes")
+    ap.add_argument("--frames", type=int, default=40, help="top-down 1280x720 validation frames")
+    ap.add_argument("--art-dir", default=str(REPO.parent / "shared" / "assets"))
+    ap.add_argument("--json", help="output (default: bench/out/detector-size-DECK.json)")
+    args = ap.parse_args()
+    sizes = [int(s) for s in args.sizes.split(",")]
+    if any(s % 32 for s in sizes):
+        ap.error("sizes must be multiples of 32")
+    rec = Recogniser(args.deck, args.models)
+    shipped = rec.detector.size
+    t0 = time.perf_counter()
+    any_view = measure(rec, args.deck, sizes, val_seeds(ANY_VIEW_SEED, args.scenes), args.art_dir, (640, 640))
+    topdown = measure(rec, args.deck, sizes, val_seeds(TOPDOWN_SEED, args.frames), args.art_dir, (1280, 720),
+                      topdown_scene)
+    rows = {}
+    print(f"{args.deck}: detector sizes on {args.scenes} any-view validation scenes and {args.frames} top-down "
+          f"frames (shipped size {shipped}, {rec.backend})")
+    for s in sizes:
+        a, t, both = summary(any_view[s]), summary(topdown[s]), summary(any_view[s] + topdown[s])
+        rows[s] = {"any_view": a, "topdown": t, "both": both}
+        print(f"  {s:4d} px: any view {a['fully_visible'][0]}/{a['fully_visible'][1]} fully visible, "
+              f"{a['visible_40'][0]}/{a['visible_40'][1]} seen >=40 % (found {a['found_40']:.3f}); top-down "
+              f"{t['fully_visible'][0]}/{t['fully_visible'][1]}, {t['visible_40'][0]}/{t['visible_40'][1]} "
+              f"(found {t['found_40']:.3f}); together {both['visible_40'][0]}/{both['visible_40'][1]}")
+    base = rows.get(shipped, {}).get("both")
+    chosen = shipped
+    if base is not None:
+        need = base["visible_40"][0] + 0.0025 * base["visible_40"][1]
+        best = base["visible_40"][0]
+        for s in sizes:
+            b = rows[s]["both"]
+            if b["visible_40"][0] >= need and b["fully_visible"][0] >= base["fully_visible"][0] \
+                    and b["visible_40"][0] > best:
+                chosen, best = s, b["visible_40"][0]
+        print(f"  by the rule (docstring): {chosen} px" + (" (the shipped size)" if chosen == shipped else ""))
+    else:
+        print(f"  the shipped size {shipped} was not among those measured: no choice made")
+    out = {"deck": args.deck, "models": args.models or "models", "shipped_size": shipped, "sizes": rows,
+           "chosen_by_rule": chosen if base is not None else None, "any_view_first_seed": ANY_VIEW_SEED,
+           "topdown_first_seed": TOPDOWN_SEED, "scenes": args.scenes, "frames": args.frames,
+           "seconds": round(time.perf_counter() - t0, 1)}
+    path = Path(args.json or REPO / "bench" / "out" / f"detector-size-{args.deck}.json")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(out, indent=1) + "\n")
+    print(f"  written {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
