@@ -30,32 +30,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from vision.recognise import Recogniser  # noqa: E402
-from vision.recognise.calibrate import val_seeds  # noqa: E402
-from vision.recognise.evaluate import SEEN_ENOUGH, accuracy, outcomes, render_scenes  # noqa: E402
-from vision.synth.fixed_scenes import topdown_scene  # noqa: E402
 
-REPO = Path(__file__).resolve().parents[1]
-ANY_VIEW_SEED = 3_000_000
-"""First seed of the any-view validation scenes (seeds ≡ 8 mod 10 from here)."""
-TOPDOWN_SEED = 3_100_000
-"""First seed of the top-down validation frames."""
-
-
-def measure(rec: Recogniser, deck: str, sizes: list[int], scenes, art_dir: str, size, scene=None) -> dict:
-    """Size → outcomes of every card of ``scenes`` (seeds) recognised at that detector size."""
-    styles = tuple(rec.manifest.classifier.get("styles") or ())
-    items: dict[int, list] = {s: [] for s in sizes}
-    for image, labels in render_scenes(deck, styles, scenes, art_dir, size, scene):
-        for s in sizes:
-            rec.detector.size = s
-            items[s] += outcomes(labels, rec.recognise(image))
-    return items
-
-
-def summary(items: list) -> dict:
-    full, part = accuracy(items, 1.0), accuracy(items, SEEN_ENOUGH)
-    return {"fully_visible": [full["correct"], full["cards"]], "visible_40": [part["correct"], part["cards"]],
-            "found_40": round(float(part["detection_recall"]), 4)}
+from validation import REPO, summary, variants_measured  # noqa: E402  (bench/, the script's own folder)
 
 
 def main() -> int:
@@ -74,9 +50,14 @@ def main() -> int:
     rec = Recogniser(args.deck, args.models)
     shipped = rec.detector.size
     t0 = time.perf_counter()
-    any_view = measure(rec, args.deck, sizes, val_seeds(ANY_VIEW_SEED, args.scenes), args.art_dir, (640, 640))
-    topdown = measure(rec, args.deck, sizes, val_seeds(TOPDOWN_SEED, args.frames), args.art_dir, (1280, 720),
-                      topdown_scene)
+
+    def at(size: int):
+        def use(r: Recogniser) -> None:
+            r.detector.size = size
+        return use
+
+    any_view, topdown = variants_measured(rec, args.deck, {s: at(s) for s in sizes}, args.scenes, args.frames,
+                                          args.art_dir)
     rows = {}
     print(f"{args.deck}: detector sizes on {args.scenes} any-view validation scenes and {args.frames} top-down "
           f"frames (shipped size {shipped}, {rec.backend})")
@@ -101,8 +82,7 @@ def main() -> int:
     else:
         print(f"  the shipped size {shipped} was not among those measured: no choice made")
     out = {"deck": args.deck, "models": args.models or "models", "shipped_size": shipped, "sizes": rows,
-           "chosen_by_rule": chosen if base is not None else None, "any_view_first_seed": ANY_VIEW_SEED,
-           "topdown_first_seed": TOPDOWN_SEED, "scenes": args.scenes, "frames": args.frames,
+           "chosen_by_rule": chosen if base is not None else None, "scenes": args.scenes, "frames": args.frames,
            "seconds": round(time.perf_counter() - t0, 1)}
     path = Path(args.json or REPO / "bench" / "out" / f"detector-size-{args.deck}.json")
     path.parent.mkdir(parents=True, exist_ok=True)
