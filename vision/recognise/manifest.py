@@ -7,8 +7,7 @@ the model card ``README.md`` and ``manifest.json``, which the recogniser reads::
      "detector": {"stem": "detector", "size": 416, "names": ["card", "back"], "conf": 0.3, "iou": 0.7},
      "classifier": {"stem": "classifier", "side": 96, "names": [...], "sha256": "..."},
      "calibration": {"temperature": 1.0, "unsure_below": 0.9},
-     "profile": {"weight": 0.8, "tau": 0.05},
-     "second_look": {"below": 0.9, "scale": 0.06, "shift": 0.05, "pool": "mean"}}
+     "profile": {"weight": 0.8, "tau": 0.05}}
 
 Playing cards may add ``index_detector``, ``index_classifier`` (same shapes as ``detector`` and
 ``classifier``) and ``index`` (their thresholds): the corner-index readers of
@@ -57,8 +56,6 @@ class Manifest:
     index_classifier: dict = field(default_factory=dict)
     index: dict = field(default_factory=dict)
     """Thresholds of the index readings (``min_prob``, ``card_weight``, ``unsure_below``)."""
-    second_look: dict = field(default_factory=dict)
-    """When unsure cards are cut again along nearby outlines (:mod:`vision.recognise.second_look`); empty: never."""
 
     @property
     def detector_stem(self) -> Path:
@@ -83,8 +80,7 @@ def load_manifest(deck: str, models: str | Path | None = None) -> Manifest:
     if "detector" not in d:
         raise ValueError(f"{path} names no detector")
     return Manifest(deck, root, d["detector"], d.get("classifier", {}), d.get("calibration", {}), d.get("profile", {}),
-                    d.get("index_detector", {}), d.get("index_classifier", {}), d.get("index", {}),
-                    d.get("second_look", {}))
+                    d.get("index_detector", {}), d.get("index_classifier", {}), d.get("index", {}))
 
 
 def file_sha256(path: Path) -> str:

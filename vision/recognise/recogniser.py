@@ -35,7 +35,6 @@ from vision.recognise.detector import CardDetector, Detection
 from vision.recognise.geometry import leans
 from vision.recognise.manifest import Manifest, file_sha256, load_manifest
 from vision.recognise.profile import DeckProfile, blend, load_profile
-from vision.recognise.second_look import SecondLook
 from vision.synth.classes import BACK_IDS
 
 CARD_ASPECT = {"hanafuda": 54.0 / 87.0, "playing": 63.0 / 88.0}
@@ -129,8 +128,6 @@ class Recogniser:
                 CardDetector.from_manifest(load_network(m.folder / idet["stem"], backends), idet, default_size=320),
                 CardClassifier(load_network(m.folder / icls["stem"], backends), icls["names"], icls["side"]),
                 self.index_params.turns)
-        self.second_look: SecondLook | None = SecondLook.from_manifest(m.second_look)
-        """Unsure cards cut again along nearby outlines (None: one look; :mod:`vision.recognise.second_look`)."""
         self.profile: DeckProfile | None = None
         if profile is not None:
             self.use_profile(profile)
@@ -234,40 +231,11 @@ class Recogniser:
         for j, key in enumerate(owner):
             if key not in best or top[j] > top[best[key]]:
                 best[key] = j
-        outlines = [candidates[best[key]] for key in best]
-        probs, embs = probs[list(best.values())], embs[list(best.values())]
-        if self.second_look is not None:
-            outlines, probs, embs = self._second_look(frames, list(best), outlines, probs, embs, score)
-        at = {key: j for j, key in enumerate(best)}
         out = []
         for f, ds in enumerate(detections):
-            picks = [at[(f, k)] for k in range(len(ds))]
-            out.append(([outlines[j] for j in picks], probs[picks], embs[picks]))
+            picks = [best[(f, k)] for k in range(len(ds))]
+            out.append(([candidates[j] for j in picks], probs[picks], embs[picks]))
         return out
-
-    def _second_look(self, frames, keys, outlines, probs, embs, score):
-        """Outlines, probabilities and embeddings after the :attr:`second_look` at unsure cards."""
-        look = self.second_look
-        again = [j for j in range(len(keys)) if probs[j].max() < look.below]
-        if not again:
-            return outlines, probs, embs
-        views, crops = [], []
-        for j in again:
-            vs = look.views(outlines[j])
-            views.append(vs)
-            crops += self.classifier.crops(frames[keys[j][0]], vs)
-        p2, e2 = score(crops)
-        outlines, probs, embs = list(outlines), probs.copy(), embs.copy()
-        n = len(views[0])
-        for i, j in enumerate(again):
-            pv = np.concatenate([probs[j:j + 1], p2[i * n:(i + 1) * n]])
-            ev = np.concatenate([embs[j:j + 1], e2[i * n:(i + 1) * n]]) if embs.size else embs
-            k, probs[j], e = look.pooled(pv, ev)
-            if embs.size:
-                embs[j] = e
-            if k:
-                outlines[j] = views[i][k - 1]
-        return outlines, probs, embs
 
     def probabilities(self, crops: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
         """(calibrated probabilities, embeddings) of crops, with the profile blended in if loaded."""
