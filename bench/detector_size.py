@@ -31,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from vision.recognise import Recogniser  # noqa: E402
 
-from validation import REPO, summary, variants_measured  # noqa: E402  (bench/, the script's own folder)
+from validation import REPO, summary, training_styles, variants_measured  # noqa: E402  (bench/, the script's own folder)
 
 
 def main() -> int:
@@ -52,11 +52,12 @@ def main() -> int:
     t0 = time.perf_counter()
 
     def at(size: int):
-        def use(r: Recogniser) -> None:
-            r.detector.size = size
+        def use() -> Recogniser:
+            rec.detector.size = size
+            return rec
         return use
 
-    any_view, topdown = variants_measured(rec, args.deck, {s: at(s) for s in sizes}, args.scenes, args.frames,
+    any_view, topdown = variants_measured(training_styles(rec), args.deck, {s: at(s) for s in sizes}, args.scenes, args.frames,
                                           args.art_dir)
     rows = {}
     print(f"{args.deck}: detector sizes on {args.scenes} any-view validation scenes and {args.frames} top-down "

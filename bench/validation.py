@@ -22,24 +22,28 @@ TOPDOWN_SEED = 3_100_000
 """First seed of the top-down 1280 × 720 validation frames."""
 
 
-def measured(rec: Recogniser, deck: str, variants: dict[Hashable, Callable[[Recogniser], None]], seeds,
+def measured(styles: tuple[str, ...], deck: str, variants: dict[Hashable, Callable[[], Recogniser]], seeds,
              art_dir: str, size: tuple[int, int], scene=None) -> dict:
-    """Variant → outcomes of every card of the scenes ``seeds``, recognised after ``variants[v](rec)``."""
-    styles = tuple(rec.manifest.classifier.get("styles") or ())
+    """Variant → outcomes of every card of the scenes ``seeds`` (drawn in ``styles``), recognised by
+    the recogniser ``variants[v]()`` returns (set up for that variant)."""
     items: dict = {v: [] for v in variants}
     for image, labels in render_scenes(deck, styles, seeds, art_dir, size, scene):
         for v, use in variants.items():
-            use(rec)
-            items[v] += outcomes(labels, rec.recognise(image))
+            items[v] += outcomes(labels, use().recognise(image))
     return items
 
 
-def variants_measured(rec: Recogniser, deck: str, variants: dict, scenes: int, frames: int,
+def variants_measured(styles: tuple[str, ...], deck: str, variants: dict, scenes: int, frames: int,
                       art_dir: str) -> tuple[dict, dict]:
     """(any-view outcomes, top-down outcomes) per variant, on ``scenes`` and ``frames`` validation scenes."""
-    any_view = measured(rec, deck, variants, val_seeds(ANY_VIEW_SEED, scenes), art_dir, (640, 640))
-    topdown = measured(rec, deck, variants, val_seeds(TOPDOWN_SEED, frames), art_dir, (1280, 720), topdown_scene)
+    any_view = measured(styles, deck, variants, val_seeds(ANY_VIEW_SEED, scenes), art_dir, (640, 640))
+    topdown = measured(styles, deck, variants, val_seeds(TOPDOWN_SEED, frames), art_dir, (1280, 720), topdown_scene)
     return any_view, topdown
+
+
+def training_styles(rec: Recogniser) -> tuple[str, ...]:
+    """The art styles the recogniser's classifier was trained on (its manifest's)."""
+    return tuple(rec.manifest.classifier.get("styles") or ())
 
 
 def summary(items: list) -> dict:

@@ -1,0 +1,76 @@
+"""Card identity accuracy of two or more models folders, on the same rendered validation scenes.
+
+Recognises the rendered validation scenes of ``bench/validation.py`` (seed ≡ 8 mod 10, any view
+640 × 640 and top-down 1280 × 720, drawn in the first folder's training styles) with each folder's
+models in turn, and counts the cards each names right (a card the detector misses counts as
+wrong). A candidate (any folder after the first) passes the rule that chooses models when, over
+both kinds of scene together, it names more cards seen ≥ 40 % right than the first folder by at
+least 0.25 % of those cards and no fewer fully visible cards; the test scenes (``bench/recognition.py``)
+only report.
+
+    python bench/models_compare.py --deck hanafuda models runs/candidate/models [--scenes 200] [--frames 100]
+        [--json bench/out/models-compare-hanafuda.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from vision.recognise import Recogniser  # noqa: E402
+from validation import REPO, summary, training_styles, variants_measured  # noqa: E402  (bench/, the script's own folder)
+
+MARGIN = 0.0025
+"""Least gain, as a share of the cards seen ≥ 40 %, for a candidate to pass."""
+
+
+def passes(base: dict, candidate: dict) -> bool:
+    """Whether ``candidate``'s counts (:func:`validation.summary` of both kinds of scene) pass against ``base``'s."""
+    need = base["visible_40"][0] + MARGIN * base["visible_40"][1]
+    return candidate["visible_40"][0] >= need and candidate["fully_visible"][0] >= base["fully_visible"][0]
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("folders", nargs="+", help="models folders; the first is the one to beat")
+    ap.add_argument("--deck", default="hanafuda", choices=("hanafuda", "playing"))
+    ap.add_argument("--scenes", type=int, default=200, help="any-view 640x640 validation scenes")
+    ap.add_argument("--frames", type=int, default=100, help="top-down 1280x720 validation frames")
+    ap.add_argument("--art-dir", default=str(REPO.parent / "shared" / "assets"))
+    ap.add_argument("--json", help="output (default: bench/out/models-compare-DECK.json)")
+    args = ap.parse_args()
+    if len(args.folders) < 2:
+        ap.error("give at least two models folders")
+    recs = {f: Recogniser(args.deck, f) for f in args.folders}
+    t0 = time.perf_counter()
+    any_view, topdown = variants_measured(training_styles(recs[args.folders[0]]), args.deck,
+                                          {f: (lambda r=r: r) for f, r in recs.items()}, args.scenes, args.frames,
+                                          args.art_dir)
+    print(f"{args.deck}: {args.scenes} any-view validation scenes and {args.frames} top-down frames")
+    rows = {}
+    for f in args.folders:
+        a, t, both = summary(any_view[f]), summary(topdown[f]), summary(any_view[f] + topdown[f])
+        rows[f] = {"any_view": a, "topdown": t, "both": both}
+        verdict = "" if f == args.folders[0] else \
+            ("  passes" if passes(rows[args.folders[0]]["both"], both) else "  does not pass")
+        print(f"  {f}: any view {a['fully_visible'][0]}/{a['fully_visible'][1]} fully visible, "
+              f"{a['visible_40'][0]}/{a['visible_40'][1]} seen >=40 % (found {a['found_40']:.3f}); top-down "
+              f"{t['fully_visible'][0]}/{t['fully_visible'][1]}, {t['visible_40'][0]}/{t['visible_40'][1]} "
+              f"(found {t['found_40']:.3f}); together {both['visible_40'][0]}/{both['visible_40'][1]}{verdict}")
+        rows[f]["passes"] = None if f == args.folders[0] else passes(rows[args.folders[0]]["both"], both)
+    out = {"deck": args.deck, "folders": args.folders, "results": rows, "scenes": args.scenes,
+           "frames": args.frames, "seconds": round(time.perf_counter() - t0, 1)}
+    path = Path(args.json or REPO / "bench" / "out" / f"models-compare-{args.deck}.json")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(out, indent=1) + "\n")
+    print(f"  written {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
