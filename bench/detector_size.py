@@ -29,9 +29,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from vision.recognise import Recogniser  # noqa: E402
-
 from validation import REPO, summary, training_styles, variants_measured  # noqa: E402  (bench/, the script's own folder)
+
+from vision.recognise import Recogniser  # noqa: E402
 
 
 def main() -> int:

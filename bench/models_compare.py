@@ -22,8 +22,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from vision.recognise import Recogniser  # noqa: E402
 from validation import REPO, summary, training_styles, variants_measured  # noqa: E402  (bench/, the script's own folder)
+
+from vision.recognise import Recogniser  # noqa: E402
 
 MARGIN = 0.0025
 """Least gain, as a share of the cards seen ≥ 40 %, for a candidate to pass."""
