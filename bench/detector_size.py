@@ -22,14 +22,13 @@ or the next smaller qualifying size is tried.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from validation import REPO, summary, training_styles, variants_measured  # noqa: E402  (bench/, the script's own folder)
+from validation import REPO, passes, rows_of, training_styles, variants_measured, write  # noqa: E402  (bench/, the script's own folder)
 
 from vision.recognise import Recogniser  # noqa: E402
 
@@ -59,36 +58,22 @@ def main() -> int:
 
     any_view, topdown = variants_measured(training_styles(rec), args.deck, {s: at(s) for s in sizes}, args.scenes, args.frames,
                                           args.art_dir)
-    rows = {}
     print(f"{args.deck}: detector sizes on {args.scenes} any-view validation scenes and {args.frames} top-down "
           f"frames (shipped size {shipped}, {rec.backend})")
-    for s in sizes:
-        a, t, both = summary(any_view[s]), summary(topdown[s]), summary(any_view[s] + topdown[s])
-        rows[s] = {"any_view": a, "topdown": t, "both": both}
-        print(f"  {s:4d} px: any view {a['fully_visible'][0]}/{a['fully_visible'][1]} fully visible, "
-              f"{a['visible_40'][0]}/{a['visible_40'][1]} seen >=40 % (found {a['found_40']:.3f}); top-down "
-              f"{t['fully_visible'][0]}/{t['fully_visible'][1]}, {t['visible_40'][0]}/{t['visible_40'][1]} "
-              f"(found {t['found_40']:.3f}); together {both['visible_40'][0]}/{both['visible_40'][1]}")
+    rows = rows_of(sizes, any_view, topdown, lambda s: f"{s:4d} px")
     base = rows.get(shipped, {}).get("both")
     chosen = shipped
     if base is not None:
-        need = base["visible_40"][0] + 0.0025 * base["visible_40"][1]
-        best = base["visible_40"][0]
         for s in sizes:
-            b = rows[s]["both"]
-            if b["visible_40"][0] >= need and b["fully_visible"][0] >= base["fully_visible"][0] \
-                    and b["visible_40"][0] > best:
-                chosen, best = s, b["visible_40"][0]
+            if passes(base, rows[s]["both"]) and rows[s]["both"]["visible_40"][0] > rows[chosen]["both"]["visible_40"][0]:
+                chosen = s
         print(f"  by the rule (docstring): {chosen} px" + (" (the shipped size)" if chosen == shipped else ""))
     else:
         print(f"  the shipped size {shipped} was not among those measured: no choice made")
-    out = {"deck": args.deck, "models": args.models or "models", "shipped_size": shipped, "sizes": rows,
+    write({"deck": args.deck, "models": args.models or "models", "shipped_size": shipped, "sizes": rows,
            "chosen_by_rule": chosen if base is not None else None, "scenes": args.scenes, "frames": args.frames,
-           "seconds": round(time.perf_counter() - t0, 1)}
-    path = Path(args.json or REPO / "bench" / "out" / f"detector-size-{args.deck}.json")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(out, indent=1) + "\n")
-    print(f"  written {path}")
+           "seconds": round(time.perf_counter() - t0, 1)},
+          Path(args.json or REPO / "bench" / "out" / f"detector-size-{args.deck}.json"))
     return 0
 
 

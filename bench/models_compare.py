@@ -15,25 +15,15 @@ only report.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from validation import REPO, summary, training_styles, variants_measured  # noqa: E402  (bench/, the script's own folder)
+from validation import REPO, passes, rows_of, training_styles, variants_measured, write  # noqa: E402  (bench/, the script's own folder)
 
 from vision.recognise import Recogniser  # noqa: E402
-
-MARGIN = 0.0025
-"""Least gain, as a share of the cards seen ≥ 40 %, for a candidate to pass."""
-
-
-def passes(base: dict, candidate: dict) -> bool:
-    """Whether ``candidate``'s counts (:func:`validation.summary` of both kinds of scene) pass against ``base``'s."""
-    need = base["visible_40"][0] + MARGIN * base["visible_40"][1]
-    return candidate["visible_40"][0] >= need and candidate["fully_visible"][0] >= base["fully_visible"][0]
 
 
 def main() -> int:
@@ -53,23 +43,14 @@ def main() -> int:
                                           {f: (lambda r=r: r) for f, r in recs.items()}, args.scenes, args.frames,
                                           args.art_dir)
     print(f"{args.deck}: {args.scenes} any-view validation scenes and {args.frames} top-down frames")
-    rows = {}
-    for f in args.folders:
-        a, t, both = summary(any_view[f]), summary(topdown[f]), summary(any_view[f] + topdown[f])
-        rows[f] = {"any_view": a, "topdown": t, "both": both}
-        verdict = "" if f == args.folders[0] else \
-            ("  passes" if passes(rows[args.folders[0]]["both"], both) else "  does not pass")
-        print(f"  {f}: any view {a['fully_visible'][0]}/{a['fully_visible'][1]} fully visible, "
-              f"{a['visible_40'][0]}/{a['visible_40'][1]} seen >=40 % (found {a['found_40']:.3f}); top-down "
-              f"{t['fully_visible'][0]}/{t['fully_visible'][1]}, {t['visible_40'][0]}/{t['visible_40'][1]} "
-              f"(found {t['found_40']:.3f}); together {both['visible_40'][0]}/{both['visible_40'][1]}{verdict}")
-        rows[f]["passes"] = None if f == args.folders[0] else passes(rows[args.folders[0]]["both"], both)
-    out = {"deck": args.deck, "folders": args.folders, "results": rows, "scenes": args.scenes,
-           "frames": args.frames, "seconds": round(time.perf_counter() - t0, 1)}
-    path = Path(args.json or REPO / "bench" / "out" / f"models-compare-{args.deck}.json")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(out, indent=1) + "\n")
-    print(f"  written {path}")
+    rows = rows_of(args.folders, any_view, topdown, str)
+    base = rows[args.folders[0]]["both"]
+    for f in args.folders[1:]:
+        rows[f]["passes"] = passes(base, rows[f]["both"])
+        print(f"  {f} {'passes' if rows[f]['passes'] else 'does not pass'} against {args.folders[0]}")
+    write({"deck": args.deck, "folders": args.folders, "results": rows, "scenes": args.scenes,
+           "frames": args.frames, "seconds": round(time.perf_counter() - t0, 1)},
+          Path(args.json or REPO / "bench" / "out" / f"models-compare-{args.deck}.json"))
     return 0
 
 

@@ -7,6 +7,7 @@ as wrong (:mod:`vision.recognise.evaluate`).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Hashable
 from pathlib import Path
 
@@ -51,3 +52,35 @@ def summary(items: list) -> dict:
     full, part = accuracy(items, 1.0), accuracy(items, SEEN_ENOUGH)
     return {"fully_visible": [full["correct"], full["cards"]], "visible_40": [part["correct"], part["cards"]],
             "found_40": round(float(part["detection_recall"]), 4)}
+
+
+MARGIN = 0.0025
+"""Least gain, as a share of the cards seen ≥ 40 %, for a setting or model to pass against another."""
+
+
+def passes(base: dict, candidate: dict) -> bool:
+    """The rule that chooses: whether ``candidate``'s counts (:func:`summary` over both kinds of scene)
+    name at least :data:`MARGIN` of the cards seen ≥ 40 % more right than ``base``'s, with no fewer
+    fully visible cards named right."""
+    need = base["visible_40"][0] + MARGIN * base["visible_40"][1]
+    return candidate["visible_40"][0] >= need and candidate["fully_visible"][0] >= base["fully_visible"][0]
+
+
+def rows_of(variants, any_view: dict, topdown: dict, label: Callable[[Hashable], str]) -> dict:
+    """Variant → {any_view, topdown, both} summaries, each printed on a line that starts with ``label(v)``."""
+    rows = {}
+    for v in variants:
+        a, t, both = summary(any_view[v]), summary(topdown[v]), summary(any_view[v] + topdown[v])
+        rows[v] = {"any_view": a, "topdown": t, "both": both}
+        print(f"  {label(v)}: any view {a['fully_visible'][0]}/{a['fully_visible'][1]} fully visible, "
+              f"{a['visible_40'][0]}/{a['visible_40'][1]} seen >=40 % (found {a['found_40']:.3f}); top-down "
+              f"{t['fully_visible'][0]}/{t['fully_visible'][1]}, {t['visible_40'][0]}/{t['visible_40'][1]} "
+              f"(found {t['found_40']:.3f}); together {both['visible_40'][0]}/{both['visible_40'][1]}")
+    return rows
+
+
+def write(out: dict, path: Path) -> None:
+    """Write a bench's figures as JSON to ``path`` (folders made as needed) and say where."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(out, indent=1) + "\n")
+    print(f"  written {path}")
