@@ -35,8 +35,8 @@ def main() -> int:
     ap.add_argument("--art-dir", default=str(REPO.parent / "shared" / "assets"))
     ap.add_argument("--json", help="output (default: bench/out/models-compare-DECK.json)")
     args = ap.parse_args()
-    if len(args.folders) < 2:
-        ap.error("give at least two models folders")
+    if len(set(args.folders)) < 2 or len(set(args.folders)) != len(args.folders):
+        ap.error("give at least two models folders, each once")
     recs = {f: Recogniser(args.deck, f) for f in args.folders}
     t0 = time.perf_counter()
     any_view, topdown = variants_measured(training_styles(recs[args.folders[0]]), args.deck,
