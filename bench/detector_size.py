@@ -9,13 +9,12 @@ counts cards named right — any view (640 × 640, tilt up to 35°) and top-down
 a card the detector misses counting as wrong (:mod:`vision.recognise.evaluate`).
 
 How a size is chosen (the rule, fixed before the first run): a size replaces the shipped one
-for a deck when, over both kinds of scene together, it names more cards seen ≥ 40 % right than
-the shipped size does by at least 0.25 % of those cards, and no fewer fully visible cards; of the
-sizes that qualify, the one naming the most; then the speed bench (``bench/recognition.py
+for a deck when it passes against it (``validation.passes``, over both kinds of scene together);
+of the sizes that pass, the one naming the most; then the speed bench (``bench/recognition.py
 --against``, paired with the models before) must keep the deck's OpenVINO median under 100 ms,
-or the next smaller qualifying size is tried.
+or the next smaller passing size is tried.
 
-    python bench/detector_size.py --deck hanafuda --sizes 416,480,544,640 [--scenes 100] [--frames 40]
+    python bench/detector_size.py --deck hanafuda --sizes 416,480,544,640 [--scenes 200] [--frames 100]
         [--json bench/out/detector-size-hanafuda.json]
 """
 
@@ -28,7 +27,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from validation import REPO, passes, rows_of, training_styles, variants_measured, write  # noqa: E402  (bench/, the script's own folder)
+from validation import REPO, passes, rows_of, variants_measured, write  # noqa: E402  (bench/, the script's own folder)
 
 from vision.recognise import Recogniser  # noqa: E402
 
@@ -38,8 +37,8 @@ def main() -> int:
     ap.add_argument("--deck", default="hanafuda", choices=("hanafuda", "playing"))
     ap.add_argument("--models", help="models folder (default: the repository's models/)")
     ap.add_argument("--sizes", default="416,480,544,640", help="detector input sizes, comma-separated (multiples of 32)")
-    ap.add_argument("--scenes", type=int, default=100, help="any-view 640x640 validation scenes")
-    ap.add_argument("--frames", type=int, default=40, help="top-down 1280x720 validation frames")
+    ap.add_argument("--scenes", type=int, default=200, help="any-view 640x640 validation scenes")
+    ap.add_argument("--frames", type=int, default=100, help="top-down 1280x720 validation frames")
     ap.add_argument("--art-dir", default=str(REPO.parent / "shared" / "assets"))
     ap.add_argument("--json", help="output (default: bench/out/detector-size-DECK.json)")
     args = ap.parse_args()
@@ -56,7 +55,7 @@ def main() -> int:
             return rec
         return use
 
-    any_view, topdown = variants_measured(training_styles(rec), args.deck, {s: at(s) for s in sizes}, args.scenes, args.frames,
+    any_view, topdown = variants_measured(rec.manifest.styles, args.deck, {s: at(s) for s in sizes}, args.scenes, args.frames,
                                           args.art_dir)
     print(f"{args.deck}: detector sizes on {args.scenes} any-view validation scenes and {args.frames} top-down "
           f"frames (shipped size {shipped}, {rec.backend})")

@@ -3,10 +3,9 @@
 Recognises the rendered validation scenes of ``bench/validation.py`` (seed ≡ 8 mod 10, any view
 640 × 640 and top-down 1280 × 720, drawn in the first folder's training styles) with each folder's
 models in turn, and counts the cards each names right (a card the detector misses counts as
-wrong). A candidate (any folder after the first) passes the rule that chooses models when, over
-both kinds of scene together, it names more cards seen ≥ 40 % right than the first folder by at
-least 0.25 % of those cards and no fewer fully visible cards; the test scenes (``bench/recognition.py``)
-only report.
+wrong), and says whether each candidate (any folder after the first) passes against the first
+(``validation.passes``, over both kinds of scene together: the rule that chooses models; the test
+scenes of ``bench/recognition.py`` only report).
 
     python bench/models_compare.py --deck hanafuda models runs/candidate/models [--scenes 200] [--frames 100]
         [--json bench/out/models-compare-hanafuda.json]
@@ -21,7 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from validation import REPO, passes, rows_of, training_styles, variants_measured, write  # noqa: E402  (bench/, the script's own folder)
+from validation import REPO, passes, rows_of, variants_measured, write  # noqa: E402  (bench/, the script's own folder)
 
 from vision.recognise import Recogniser  # noqa: E402
 
@@ -39,7 +38,7 @@ def main() -> int:
         ap.error("give at least two models folders, each once")
     recs = {f: Recogniser(args.deck, f) for f in args.folders}
     t0 = time.perf_counter()
-    any_view, topdown = variants_measured(training_styles(recs[args.folders[0]]), args.deck,
+    any_view, topdown = variants_measured(recs[args.folders[0]].manifest.styles, args.deck,
                                           {f: (lambda r=r: r) for f, r in recs.items()}, args.scenes, args.frames,
                                           args.art_dir)
     print(f"{args.deck}: {args.scenes} any-view validation scenes and {args.frames} top-down frames")

@@ -90,7 +90,7 @@ def _evaluate(rec: Recogniser, deck: str, styles, seeds, art_dir, size=(640, 640
 
 def heldout(args, deck: str = "hanafuda") -> dict:
     rec = Recogniser(deck, args.models)
-    styles = tuple(rec.manifest.classifier.get("styles") or ())
+    styles = rec.manifest.styles
     print(f"held-out {deck} scenes, styles {', '.join(styles)} ({rec.backend})")
     seeds = test_seeds(args.seed, args.scenes)
     t0 = time.perf_counter()
@@ -114,7 +114,7 @@ def unseen(args) -> dict:
     for spec in args.cross:
         models, _, style = spec.partition("=")
         rec = Recogniser("hanafuda", models)
-        trained = tuple(rec.manifest.classifier.get("styles") or ())
+        trained = rec.manifest.styles
         print(f"unseen style {style}: classifier trained on {', '.join(trained)} ({models})")
         seeds = test_seeds(args.seed, args.unseen_scenes)
         before = _evaluate(rec, "hanafuda", (style,), seeds, args.art_dir)

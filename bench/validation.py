@@ -42,11 +42,6 @@ def variants_measured(styles: tuple[str, ...], deck: str, variants: dict, scenes
     return any_view, topdown
 
 
-def training_styles(rec: Recogniser) -> tuple[str, ...]:
-    """The art styles the recogniser's classifier was trained on (its manifest's)."""
-    return tuple(rec.manifest.classifier.get("styles") or ())
-
-
 def summary(items: list) -> dict:
     """Cards named right of those fully visible and of those seen ≥ 40 %, and the detector's share found."""
     full, part = accuracy(items, 1.0), accuracy(items, SEEN_ENOUGH)

@@ -146,7 +146,7 @@ def _calibrate(args: argparse.Namespace) -> int:
 
     rec = _recogniser(args)
     styles = tuple(s.strip() for s in args.style.split(",")) if args.style else \
-        tuple(rec.manifest.classifier.get("styles") or ())
+        rec.manifest.styles
     if not styles:
         raise ValueError("no --style given and the manifest does not name the classifier's training styles")
     rec.classifier.both_ways = args.both_ways

@@ -58,6 +58,11 @@ class Manifest:
     """Thresholds of the index readings (``min_prob``, ``card_weight``, ``unsure_below``)."""
 
     @property
+    def styles(self) -> tuple[str, ...]:
+        """The art styles the classifier was trained on (``classifier.styles``; empty when not named)."""
+        return tuple(self.classifier.get("styles") or ())
+
+    @property
     def detector_stem(self) -> Path:
         return self.folder / self.detector["stem"]
 
