@@ -187,21 +187,26 @@ def speed(args) -> dict:
     return {deck: speed_of(args, deck, style) for deck, style in SPEED_STYLES.items()}
 
 
-def speed_of(args, deck: str, style_name: str) -> dict:
+def speed_frame(deck: str, style_name: str, first_seed: int) -> tuple[np.ndarray, dict]:
+    """The frame speed is timed on: the first top-down 1280 × 720 table (seeds ``first_seed`` + 3,
+    + 13, + 23 …) with at least 20 cards at least half in view, and what it holds."""
     from vision.synth.artset import find_style
     from vision.synth.scene import render
 
     style = {style_name: find_style(deck, style_name)}
-    seed = args.seed + 3
-    while True:  # the first top-down table with at least 20 cards at least half in view
+    seed = first_seed + 3
+    while True:
         r = render(topdown_scene(seed, deck, (style_name,), n_cards=48), style)
         in_view = sum(c.visible >= 0.5 for c in r.labels.cards)
         if in_view >= 20:
             break
         seed += 10
-    frame = r.image
-    out = {"frame": [1280, 720], "style": style_name, "seed": seed, "cards_in_scene": len(r.labels.cards),
-           "cards_half_in_view": in_view}
+    return r.image, {"frame": [1280, 720], "style": style_name, "seed": seed, "cards_in_scene": len(r.labels.cards),
+                     "cards_half_in_view": in_view}
+
+
+def speed_of(args, deck: str, style_name: str) -> dict:
+    frame, out = speed_frame(deck, style_name, args.seed)
     for backend in available_backends():
         rec = Recogniser(deck, args.models, (backend,))
         for _ in range(3):

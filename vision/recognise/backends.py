@@ -42,6 +42,22 @@ def _threads() -> int:
     return int(os.environ.get("FUDABA_THREADS", "0")) or (os.cpu_count() or 1)
 
 
+OPENVINO_PRECISIONS = ("f32", "bf16", "auto")
+DEFAULT_OPENVINO_PRECISION = "f32"
+"""What OpenVINO computes in unless ``FUDABA_OPENVINO_PRECISION`` says otherwise: ``f32`` (the
+same answers as ONNX Runtime), ``bf16`` (bfloat16 where the CPU has it: AVX512-BF16 or AMX;
+f32 elsewhere) or ``auto`` (OpenVINO's own choice for the CPU)."""
+
+
+def openvino_precision() -> str:
+    """The OpenVINO precision asked for: ``FUDABA_OPENVINO_PRECISION``, else the default; ValueError
+    for a value not in :data:`OPENVINO_PRECISIONS`."""
+    value = os.environ.get("FUDABA_OPENVINO_PRECISION", "").strip().lower() or DEFAULT_OPENVINO_PRECISION
+    if value not in OPENVINO_PRECISIONS:
+        raise ValueError(f"FUDABA_OPENVINO_PRECISION={value!r}: expected one of {', '.join(OPENVINO_PRECISIONS)}")
+    return value
+
+
 class OnnxRuntimeNetwork(Network):
     """ONNX Runtime on the CPU."""
 
@@ -63,7 +79,8 @@ class OnnxRuntimeNetwork(Network):
 
 
 class OpenVinoNetwork(Network):
-    """OpenVINO on the CPU, reading the ONNX file, compiled once with its dynamic input shape."""
+    """OpenVINO on the CPU, reading the ONNX file, compiled once with its dynamic input shape, in
+    the precision :func:`openvino_precision` asks for (``precision`` says which it runs in)."""
 
     backend = "openvino"
 
@@ -72,9 +89,15 @@ class OpenVinoNetwork(Network):
 
         self.path = path
         core = ov.Core()
-        compiled = core.compile_model(core.read_model(str(path)), "CPU",
-                                      {"INFERENCE_NUM_THREADS": _threads(), "PERFORMANCE_HINT": "LATENCY",
-                                       "INFERENCE_PRECISION_HINT": "f32"})
+        asked = openvino_precision()
+        config = {"INFERENCE_NUM_THREADS": _threads(), "PERFORMANCE_HINT": "LATENCY"}
+        if asked == "bf16" and "BF16" not in core.get_property("CPU", "OPTIMIZATION_CAPABILITIES"):
+            asked = "f32"
+        if asked != "auto":
+            config["INFERENCE_PRECISION_HINT"] = asked
+        compiled = core.compile_model(core.read_model(str(path)), "CPU", config)
+        hint = compiled.get_property("INFERENCE_PRECISION_HINT")
+        self.precision = hint.to_string() if hasattr(hint, "to_string") else str(hint)
         self._request = compiled.create_infer_request()
         self._outputs = compiled.outputs
 
