@@ -42,19 +42,26 @@ def _threads() -> int:
     return int(os.environ.get("FUDABA_THREADS", "0")) or (os.cpu_count() or 1)
 
 
-OPENVINO_PRECISIONS = ("f32", "bf16", "auto")
+OPENVINO_PRECISIONS = ("f32", "bf16", "bf16-classifiers", "auto")
 DEFAULT_OPENVINO_PRECISION = "f32"
 """What OpenVINO computes in unless ``FUDABA_OPENVINO_PRECISION`` says otherwise: ``f32`` (the
 same answers as ONNX Runtime), ``bf16`` (bfloat16 where the CPU has it: AVX512-BF16 or AMX;
-f32 elsewhere) or ``auto`` (OpenVINO's own choice for the CPU)."""
+f32 elsewhere), ``bf16-classifiers`` (bfloat16 for classifiers, float32 for detectors) or
+``auto`` (OpenVINO's own choice for the CPU)."""
+KINDS = ("detector", "classifier")
 
 
-def openvino_precision() -> str:
-    """The OpenVINO precision asked for: ``FUDABA_OPENVINO_PRECISION``, else the default; ValueError
-    for a value not in :data:`OPENVINO_PRECISIONS`."""
+def openvino_precision(kind: str = "classifier") -> str:
+    """The OpenVINO precision asked for a network of ``kind`` (``detector`` or ``classifier``):
+    ``f32``, ``bf16`` or ``auto``, from ``FUDABA_OPENVINO_PRECISION``, else the default; ValueError
+    for a value not in :data:`OPENVINO_PRECISIONS` or an unknown kind."""
+    if kind not in KINDS:
+        raise ValueError(f"unknown network kind {kind!r}; expected one of {', '.join(KINDS)}")
     value = os.environ.get("FUDABA_OPENVINO_PRECISION", "").strip().lower() or DEFAULT_OPENVINO_PRECISION
     if value not in OPENVINO_PRECISIONS:
         raise ValueError(f"FUDABA_OPENVINO_PRECISION={value!r}: expected one of {', '.join(OPENVINO_PRECISIONS)}")
+    if value == "bf16-classifiers":
+        return "bf16" if kind == "classifier" else "f32"
     return value
 
 
@@ -84,12 +91,12 @@ class OpenVinoNetwork(Network):
 
     backend = "openvino"
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, kind: str = "classifier") -> None:
         import openvino as ov
 
         self.path = path
         core = ov.Core()
-        asked = openvino_precision()
+        asked = openvino_precision(kind)
         config = {"INFERENCE_NUM_THREADS": _threads(), "PERFORMANCE_HINT": "LATENCY"}
         if asked == "bf16" and "BF16" not in core.get_property("CPU", "OPTIMIZATION_CAPABILITIES"):
             asked = "f32"
@@ -156,8 +163,9 @@ def available_backends() -> tuple[str, ...]:
     return tuple(out)
 
 
-def load_network(stem: Path, order: Sequence[str] | None = None) -> Network:
-    """The first backend of ``order`` that is installed and has ``stem``'s file; ValueError if none."""
+def load_network(stem: Path, order: Sequence[str] | None = None, kind: str = "classifier") -> Network:
+    """The first backend of ``order`` that is installed and has ``stem``'s file; ValueError if none.
+    ``kind`` (``detector`` or ``classifier``) chooses OpenVINO's precision (:func:`openvino_precision`)."""
     order = tuple(order or DEFAULT_ORDER)
     unknown = [b for b in order if b not in BACKENDS]
     if unknown:
@@ -171,6 +179,6 @@ def load_network(stem: Path, order: Sequence[str] | None = None) -> Network:
         elif not path.is_file():
             tried.append(f"{b} (no {path.name})")
         else:
-            return _CLASSES[b](path)
+            return OpenVinoNetwork(path, kind) if b == "openvino" else _CLASSES[b](path)
     raise ValueError(f"cannot load {stem}: " + ", ".join(tried)
                      + "; install onnxruntime (pip install 'fudaba[recognise]')")

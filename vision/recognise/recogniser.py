@@ -99,7 +99,7 @@ class Recogniser:
         m = self.manifest
         self.deck = deck
         det = m.detector
-        self.detector = CardDetector.from_manifest(load_network(m.detector_stem, backends), det, detector_size)
+        self.detector = CardDetector.from_manifest(load_network(m.detector_stem, backends, "detector"), det, detector_size)
         cls = m.classifier
         if not cls:
             raise ValueError(f"{m.folder}/manifest.json names no classifier: ship one with `train ship`")
@@ -125,7 +125,7 @@ class Recogniser:
         if indices and m.index_detector and m.index_classifier:
             idet, icls = m.index_detector, m.index_classifier
             self.index_reader = IndexReader(
-                CardDetector.from_manifest(load_network(m.folder / idet["stem"], backends), idet, default_size=320),
+                CardDetector.from_manifest(load_network(m.folder / idet["stem"], backends, "detector"), idet, default_size=320),
                 CardClassifier(load_network(m.folder / icls["stem"], backends), icls["names"], icls["side"]),
                 self.index_params.turns)
         self.profile: DeckProfile | None = None

@@ -30,7 +30,7 @@ def real_crops(real_dir: Path, out_train: Path, names: tuple[str, ...], side: in
     from vision.recognise.recogniser import CARD_ASPECT
 
     manifest = load_manifest("playing", models)
-    detector = CardDetector.from_manifest(load_network(manifest.detector_stem, ("onnxruntime", "openvino", "torch")),
+    detector = CardDetector.from_manifest(load_network(manifest.detector_stem, ("onnxruntime", "openvino", "torch"), "detector"),
                                           manifest.detector)
     real_dir = real_dir.resolve()
     real_names = read_names(real_dir / "data.yaml")
