@@ -173,6 +173,45 @@ def test_an_oriented_rectangle_is_clipped_to_the_frame_in_its_box_only():
     assert min(x for x, _ in d.polygon) == pytest.approx(-5, abs=1e-3)  # the whole card, past the edge
 
 
+def test_a_fused_rectangle_is_the_weighted_mean_of_those_it_suppressed():
+    from vision.recognise.detector import decode, fused
+
+    # three views of one card: the same rectangle written long side first, short side first (turned
+    # by 90°) and turned by a half turn, 2 px apart; a fourth rectangle elsewhere takes no part
+    rects = [((100.0, 100.0), (80.0, 20.0), 10.0), ((102.0, 100.0), (20.0, 80.0), 100.0),
+             ((100.0, 103.0), (80.0, 20.0), 190.0), ((300.0, 300.0), (80.0, 20.0), 10.0)]
+    (x, y), (a, b), t = fused(rects, np.array([0.5, 0.25, 0.25, 0.9]), 0, 0.7)
+    assert (x, y) == pytest.approx((100.5, 100.75))
+    assert (a, b) == pytest.approx((80, 20)) and t % 180 == pytest.approx(10)
+    # a turn of 179° is 1° the other way, not a mean of 94.5°
+    (_, _), (_, _), t = fused([((0.0, 0.0), (80.0, 20.0), 1.0), ((0.0, 0.0), (80.0, 20.0), 178.0)],
+                              np.array([0.5, 0.5]), 0, 0.7)
+    assert (t + 90) % 180 - 90 == pytest.approx(-0.5)
+    # through decode: two anchors on one card give one detection between them
+    rows = [[100, 100, 20, 80, 0.9, 0.0, 0.0], [102, 100, 20, 80, 0.9, 0.0, 0.0]]
+    (plain,) = decode(_raw(rows), 1.0, (400, 400), 0.3, 0.7, oriented=True)
+    (mean,) = decode(_raw(rows), 1.0, (400, 400), 0.3, 0.7, oriented=True, fuse=True)
+    assert np.mean(plain.polygon, axis=0)[0] in (pytest.approx(100), pytest.approx(102))
+    assert np.mean(mean.polygon, axis=0) == pytest.approx((101, 100))
+
+
+def test_a_mirrored_view_joins_the_frame_mirrored_back():
+    from vision.recognise.detector import decode
+
+    # the frame: a card at x = 100 turned by 20°; its mirror image (frame 400 px wide) shows it at
+    # x = 300 turned by -20°, and a card the frame's own view missed, at mirrored x = 50
+    frame = _raw([[100, 100, 20, 80, 0.9, 0.0, np.radians(20)]])
+    mirrored = _raw([[300, 100, 20, 80, 0.8, 0.0, np.radians(-20)], [50, 200, 20, 80, 0.6, 0.0, 0.0]])
+    dets = decode(frame, 1.0, (400, 300), 0.3, 0.7, oriented=True, mirrored=mirrored, fuse=True)
+    assert len(dets) == 2
+    first = np.array(dets[0].polygon)
+    ref = np.array(decode(frame, 1.0, (400, 300), 0.3, 0.7, oriented=True)[0].polygon)
+    assert np.array(sorted(map(tuple, first))) == pytest.approx(np.array(sorted(map(tuple, ref))), abs=1e-3)
+    assert np.mean(dets[1].polygon, axis=0) == pytest.approx((350, 200))
+    with pytest.raises(ValueError, match="oriented"):
+        decode(frame, 1.0, (400, 300), 0.3, 0.7, fuse=True)
+
+
 def _corner_row(box, corners, conf, card=0.9, back=0.0):
     """A corner detector's raw column: box centre and size, 2 class scores, (x, y, confidence) × 4."""
     x0, y0, x1, y1 = box

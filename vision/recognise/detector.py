@@ -107,24 +107,86 @@ def corner_outline(corners: np.ndarray, conf: np.ndarray, box: tuple[float, floa
     return q
 
 
-def decode(raw: np.ndarray, scale: float, frame_size: tuple[int, int], conf: float, iou: float,
-           back_class: int = 1, oriented: bool = False, keypoints: int = 0) -> list[Detection]:
-    """Detections of one image from its raw output ``(4 + classes [+ 1 angle | + 3 × keypoints], anchors)``."""
-    scores = raw[4:-1] if oriented else raw[4:raw.shape[0] - 3 * keypoints]
+def _rotated_iou(a, b) -> float:
+    """Intersection over union of two OpenCV rotated rectangles ``((cx, cy), (w, h), degrees)``."""
+    kind, points = cv2.rotatedRectangleIntersection(a, b)
+    if kind == cv2.INTERSECT_NONE or points is None or len(points) < 3:
+        return 0.0
+    shared = float(cv2.contourArea(cv2.convexHull(points)))
+    union = a[1][0] * a[1][1] + b[1][0] * b[1][1] - shared
+    return shared / union if union > 0 else 0.0
+
+
+def fused(rects: list, scores: np.ndarray, leader: int, iou: float) -> tuple:
+    """The score-weighted mean of ``rects[leader]`` and every rectangle overlapping it by at least
+    ``iou`` (rotated): centre and sides averaged with each rectangle taken long side first, the
+    angle as its difference from the leader's, modulo 180° (a rectangle turned by a half turn is
+    the same rectangle)."""
+    (lx, ly), (lw, lh), lt = rects[leader]
+    if lw < lh:
+        lw, lh, lt = lh, lw, lt + 90.0
+    reach = max(lw, lh)
+    acc = np.zeros(5)
+    total = 0.0
+    for j, r in enumerate(rects):
+        (x, y), (a, b), t = r
+        if abs(x - lx) > reach or abs(y - ly) > reach:
+            continue
+        if j != leader and _rotated_iou(rects[leader], r) < iou:
+            continue
+        if a < b:
+            a, b, t = b, a, t + 90.0
+        d = (t - lt + 90.0) % 180.0 - 90.0
+        wgt = float(scores[j])
+        acc += wgt * np.array([x, y, a, b, d])
+        total += wgt
+    x, y, a, b, d = acc / total
+    return (float(x), float(y)), (float(a), float(b)), float(lt + d)
+
+
+def _oriented_candidates(raw: np.ndarray, scale: float, conf: float) -> tuple[np.ndarray, ...]:
+    """(cx, cy, w, h in frame px, angle in degrees, best score, class) of an oriented detector's
+    anchors at ``conf`` or more."""
+    scores = raw[4:-1]
     cls = scores.argmax(axis=0)
     best = scores[cls, np.arange(scores.shape[1])]
     keep = best >= conf
-    if not keep.any():
-        return []
     cx, cy, bw, bh = (raw[k, keep] / scale for k in range(4))
-    best, cls = best[keep], cls[keep]
+    return cx, cy, bw, bh, np.degrees(raw[-1, keep]), best[keep], cls[keep]
+
+
+def decode(raw: np.ndarray, scale: float, frame_size: tuple[int, int], conf: float, iou: float,
+           back_class: int = 1, oriented: bool = False, keypoints: int = 0, fuse: bool = False,
+           mirrored: np.ndarray | None = None) -> list[Detection]:
+    """Detections of one image from its raw output ``(4 + classes [+ 1 angle | + 3 × keypoints], anchors)``.
+
+    Oriented detectors only: ``mirrored`` is the raw output of the same image mirrored left to
+    right, whose rectangles, mirrored back, join the image's own before suppression (a card found
+    in either view is kept); with ``fuse`` each rectangle kept is the score-weighted mean of those
+    it suppressed and itself (:func:`fused`) rather than the most confident alone."""
     w, h = frame_size
+    if (fuse or mirrored is not None) and not oriented:
+        raise ValueError("fusing and mirrored views are for oriented detectors")
     if oriented:
-        degrees = np.degrees(raw[-1, keep])
+        cx, cy, bw, bh, degrees, best, cls = _oriented_candidates(raw, scale, conf)
+        if mirrored is not None:
+            m = _oriented_candidates(mirrored, scale, conf)
+            cx, cy, bw, bh = (np.concatenate(pair) for pair in ((cx, w - m[0]), (cy, m[1]), (bw, m[2]), (bh, m[3])))
+            degrees, best, cls = np.concatenate([degrees, -m[4]]), np.concatenate([best, m[5]]), np.concatenate([cls, m[6]])
+        if not len(best):
+            return []
         rects = [((float(x), float(y)), (float(a), float(b)), float(t))
                  for x, y, a, b, t in zip(cx, cy, bw, bh, degrees, strict=True)]
         idx = cv2.dnn.NMSBoxesRotated(rects, best.tolist(), conf, iou)
     else:
+        scores = raw[4:raw.shape[0] - 3 * keypoints]
+        cls = scores.argmax(axis=0)
+        best = scores[cls, np.arange(scores.shape[1])]
+        keep = best >= conf
+        if not keep.any():
+            return []
+        cx, cy, bw, bh = (raw[k, keep] / scale for k in range(4))
+        best, cls = best[keep], cls[keep]
         boxes = np.stack([cx - bw / 2, cy - bh / 2, bw, bh], axis=1)
         idx = cv2.dnn.NMSBoxes(boxes.tolist(), best.tolist(), conf, iou)
     corners = None
@@ -135,10 +197,11 @@ def decode(raw: np.ndarray, scale: float, frame_size: tuple[int, int], conf: flo
     for i in np.asarray(idx, int).reshape(-1):
         polygon = None
         if oriented:
-            corners = cv2.boxPoints(rects[i]).astype(np.float64)
-            polygon = tuple((float(x), float(y)) for x, y in corners)
-            x0, y0 = corners.min(axis=0)
-            x1, y1 = corners.max(axis=0)
+            rect = fused(rects, best, i, iou) if fuse else rects[i]
+            points = cv2.boxPoints(rect).astype(np.float64)
+            polygon = tuple((float(x), float(y)) for x, y in points)
+            x0, y0 = points.min(axis=0)
+            x1, y1 = points.max(axis=0)
         else:
             x0, y0 = boxes[i, 0], boxes[i, 1]
             x1, y1 = boxes[i, 0] + boxes[i, 2], boxes[i, 1] + boxes[i, 3]
@@ -158,7 +221,7 @@ class CardDetector:
     """Runs the detector network on frames."""
 
     def __init__(self, network: Network, size: int = 416, conf: float = 0.3, iou: float = 0.7,
-                 oriented: bool = False, keypoints: int = 0) -> None:
+                 oriented: bool = False, keypoints: int = 0, fuse: bool = False, mirror: bool = False) -> None:
         self.network = network
         self.size = size
         self.conf = conf
@@ -167,23 +230,33 @@ class CardDetector:
         """Whether the network gives rotated rectangles (YOLO OBB) rather than axis-aligned boxes."""
         self.keypoints = keypoints
         """Corners the network gives after its class scores (YOLO pose): 4, or 0 for none."""
+        self.fuse = fuse
+        """Oriented only: each rectangle kept is the score-weighted mean of those it suppressed."""
+        self.mirror = mirror
+        """Oriented only: also look at each frame mirrored left to right (twice the network's work)."""
         if oriented and keypoints:
             raise ValueError("a detector gives rotated rectangles or corners, not both")
+        if (fuse or mirror) and not oriented:
+            raise ValueError("fuse and mirror are for oriented detectors")
 
     @classmethod
     def from_manifest(cls, network: Network, entry: dict, size: int | None = None,
                       default_size: int = 416) -> CardDetector:
-        """The detector a manifest entry describes (``size``, ``conf``, ``iou``, ``oriented``, ``keypoints``);
-        ``size`` overrides the entry's input size, ``default_size`` stands in when it names none."""
+        """The detector a manifest entry describes (``size``, ``conf``, ``iou``, ``oriented``, ``keypoints``,
+        ``fuse``, ``mirror``); ``size`` overrides the entry's input size, ``default_size`` stands in when it
+        names none."""
         return cls(network, size or entry.get("size", default_size), entry.get("conf", 0.3), entry.get("iou", 0.7),
-                   bool(entry.get("oriented", False)), int(entry.get("keypoints", 0)))
+                   bool(entry.get("oriented", False)), int(entry.get("keypoints", 0)), bool(entry.get("fuse", False)),
+                   bool(entry.get("mirror", False)))
 
     def detect(self, frames: Sequence[np.ndarray]) -> list[list[Detection]]:
         """Detections per frame (BGR uint8 frames of one size)."""
         if not frames:
             return []
-        batch, scale = prepare(frames, self.size)
+        n = len(frames)
+        batch, scale = prepare(list(frames) + ([cv2.flip(f, 1) for f in frames] if self.mirror else []), self.size)
         raw = self.network(batch)[0]
         h, w = frames[0].shape[:2]
-        return [decode(raw[i], scale, (w, h), self.conf, self.iou, oriented=self.oriented, keypoints=self.keypoints)
-                for i in range(len(frames))]
+        return [decode(raw[i], scale, (w, h), self.conf, self.iou, oriented=self.oriented, keypoints=self.keypoints,
+                       fuse=self.fuse, mirrored=raw[n + i] if self.mirror else None)
+                for i in range(n)]
