@@ -13,8 +13,8 @@ frame of ``bench/recognition.py`` under each, frame by frame in turn.
 
 How the default is chosen (the rule, committed before this bench's first run): a precision
 becomes OpenVINO's default where the CPU has it when it **holds** for both decks — cards seen
-≥ 40 % named right over both kinds of scene at least float32's count less :data:`TOLERANCE` of
-those cards, fully visible cards named right at least float32's less one, for playing cards the
+≥ 40 % named right over both kinds of scene at least float32's count less 0.1 % of those
+cards (``validation.holds``), fully visible cards named right at least float32's less one, for playing cards the
 held-out photographs' F1 at least float32's less :data:`F1_TOLERANCE` — and its median time on
 the speed frame is at most :data:`SPEED_RATIO` of float32's for both decks; of those that do,
 the first of :data:`CANDIDATES`. A speed setting is not meant to change answers, so it must lose
@@ -43,26 +43,17 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from recognition import SPEED_STYLES, speed_frame  # noqa: E402  (bench/, the script's own folder)
-from validation import REPO, rows_of, variants_measured, write  # noqa: E402
+from validation import REPO, holds, rows_of, variants_measured, write  # noqa: E402
 
 from vision.recognise import Recogniser  # noqa: E402
 
 PRECISIONS = ("f32", "bf16", "bf16-classifiers")
 CANDIDATES = PRECISIONS[1:]
 """Precisions that may replace float32, in the order of preference (the fastest first)."""
-TOLERANCE = 0.001
-"""Most cards seen ≥ 40 % that bfloat16 may name wrong beyond float32, as a share of those cards."""
 F1_TOLERANCE = 0.005
 """Most per-image F1 on the held-out real photographs that bfloat16 may lose against float32."""
 SPEED_RATIO = 0.85
 """Most time per frame bfloat16 may take, as a share of float32's (median of a paired run)."""
-
-
-def holds(base: dict, candidate: dict) -> bool:
-    """Whether ``candidate``'s counts (``validation.summary`` over both kinds of scene) lose no more
-    than :data:`TOLERANCE` of the cards seen ≥ 40 % and one fully visible card against ``base``'s."""
-    return (candidate["visible_40"][0] >= base["visible_40"][0] - TOLERANCE * base["visible_40"][1]
-            and candidate["fully_visible"][0] >= base["fully_visible"][0] - 1)
 
 
 def recogniser(deck: str, precision: str, models: str | None) -> Recogniser:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from vision.recognise import Recogniser
 from vision.recognise.calibrate import val_seeds
-from vision.recognise.evaluate import SEEN_ENOUGH, accuracy, outcomes, render_scenes
+from vision.recognise.evaluate import SEEN_ENOUGH, accuracy, outcomes, render_scenes, unmatched
 from vision.synth.fixed_scenes import topdown_scene
 
 REPO = Path(__file__).resolve().parents[1]
@@ -23,14 +23,23 @@ TOPDOWN_SEED = 3_100_000
 """First seed of the top-down 1280 × 720 validation frames."""
 
 
+class Outcomes(list):
+    """The outcomes of every true card of some scenes, and ``extra``: the recognised cards no true card
+    claimed (:func:`vision.recognise.evaluate.unmatched`)."""
+
+    extra: int = 0
+
+
 def measured(styles: tuple[str, ...], deck: str, variants: dict[Hashable, Callable[[], Recogniser]], seeds,
              art_dir: str, size: tuple[int, int], scene=None) -> dict:
-    """Variant → outcomes of every card of the scenes ``seeds`` (drawn in ``styles``), recognised by
-    the recogniser ``variants[v]()`` returns (set up for that variant)."""
-    items: dict = {v: [] for v in variants}
+    """Variant → :class:`Outcomes` of the scenes ``seeds`` (drawn in ``styles``), recognised by the
+    recogniser ``variants[v]()`` returns (set up for that variant)."""
+    items: dict = {v: Outcomes() for v in variants}
     for image, labels in render_scenes(deck, styles, seeds, art_dir, size, scene):
         for v, use in variants.items():
-            items[v] += outcomes(labels, use().recognise(image))
+            cards = use().recognise(image)
+            items[v] += outcomes(labels, cards)
+            items[v].extra += unmatched(labels, cards)
     return items
 
 
@@ -61,16 +70,33 @@ def passes(base: dict, candidate: dict) -> bool:
     return candidate["visible_40"][0] >= need and candidate["fully_visible"][0] >= base["fully_visible"][0]
 
 
+HOLD_TOLERANCE = 0.001
+"""Most cards seen ≥ 40 % a setting meant to change no answers may name wrong beyond the one it
+replaces, as a share of those cards."""
+
+
+def holds(base: dict, candidate: dict, tolerance: float = HOLD_TOLERANCE) -> bool:
+    """The rule for a setting not meant to change answers (speed, duplicates): whether ``candidate``'s
+    counts (:func:`summary` over both kinds of scene) lose no more than ``tolerance`` of the cards
+    seen ≥ 40 % and one fully visible card against ``base``'s."""
+    return (candidate["visible_40"][0] >= base["visible_40"][0] - tolerance * base["visible_40"][1]
+            and candidate["fully_visible"][0] >= base["fully_visible"][0] - 1)
+
+
 def rows_of(variants, any_view: dict, topdown: dict, label: Callable[[Hashable], str]) -> dict:
     """Variant → {any_view, topdown, both} summaries, each printed on a line that starts with ``label(v)``."""
     rows = {}
     for v in variants:
         a, t, both = summary(any_view[v]), summary(topdown[v]), summary(any_view[v] + topdown[v])
+        extra = [getattr(x, "extra", None) for x in (any_view[v], topdown[v])]
+        if None not in extra:
+            a["extra_boxes"], t["extra_boxes"], both["extra_boxes"] = extra[0], extra[1], sum(extra)
         rows[v] = {"any_view": a, "topdown": t, "both": both}
         print(f"  {label(v)}: any view {a['fully_visible'][0]}/{a['fully_visible'][1]} fully visible, "
               f"{a['visible_40'][0]}/{a['visible_40'][1]} seen >=40 % (found {a['found_40']:.3f}); top-down "
               f"{t['fully_visible'][0]}/{t['fully_visible'][1]}, {t['visible_40'][0]}/{t['visible_40'][1]} "
-              f"(found {t['found_40']:.3f}); together {both['visible_40'][0]}/{both['visible_40'][1]}")
+              f"(found {t['found_40']:.3f}); together {both['visible_40'][0]}/{both['visible_40'][1]}"
+              + (f"; boxes no card claims {both['extra_boxes']}" if "extra_boxes" in both else ""))
     return rows
 
 

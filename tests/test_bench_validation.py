@@ -33,3 +33,39 @@ def test_validation_scenes_are_never_test_or_training_scenes():
     for first in (validation.ANY_VIEW_SEED, validation.TOPDOWN_SEED):
         seeds = val_seeds(first, 50)
         assert all(s % 10 == 8 for s in seeds) and len(set(seeds)) == 50
+
+
+def test_a_setting_meant_to_change_no_answers_holds_only_within_a_tenth_of_a_point():
+    base = counts(99, 3800)
+    assert validation.holds(base, counts(99, 3796))  # 4 of 4,000 = 0.1 %
+    assert not validation.holds(base, counts(99, 3795))
+    assert validation.holds(base, counts(98, 3800)) and not validation.holds(base, counts(97, 3800))
+
+
+def _bench(name: str):
+    import sys
+    bench = Path(__file__).resolve().parents[1] / "bench"
+    sys.path.insert(0, str(bench))
+    try:
+        spec = importlib.util.spec_from_file_location(f"bench_{name}", bench / f"{name}.py")
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        return module
+    finally:
+        sys.path.remove(str(bench))
+
+
+def test_detector_views_keeps_one_of_each_only_when_it_removes_duplicates_and_loses_nothing():
+    views = _bench("detector_views")
+
+    def row(full, seen, extra):
+        return {"both": {**counts(full, seen), "extra_boxes": extra}}
+
+    rows = {"shipped": row(99, 3800, 400), "once": row(99, 3797, 280), "fuse": row(99, 3790, 400),
+            "mirror": row(99, 3830, 800), "mirror+fuse": row(99, 3820, 420),
+            "fuse+once": row(99, 3790, 280), "mirror+once": row(99, 3812, 300), "mirror+fuse+once": row(99, 3808, 290)}
+    # once: 3 cards lost (within 4), 280 boxes left of 400 (at most 300): adopted; then mirror+once
+    # (15 more, 10 needed; 300 boxes, at most 308) before mirror+fuse+once (11 more, 290)
+    assert views.chosen(rows) == ("once", ["mirror+once", "mirror+fuse+once"])
+    rows["once"] = row(99, 3797, 320)  # removes too few duplicates: the views are judged without it
+    assert views.chosen(rows) == ("shipped", ["mirror+fuse"])  # mirror alone doubles the boxes no card claims

@@ -261,3 +261,18 @@ def test_implausible_corners_fall_back_to_the_box():
     (d,) = decode(_raw([_corner_row((0, 10, 40, 80), [(-10, 10), (40, 10), (40, 80), (-10, 80)], [0.9] * 4)]),
                   1.0, (100, 100), 0.3, 0.7, keypoints=4)
     assert d.polygon is not None and min(x for x, _ in d.polygon) == pytest.approx(-10)
+
+
+def test_a_face_up_card_found_twice_is_kept_once_and_backs_are_left_alone():
+    from types import SimpleNamespace as Card
+
+    from vision.recognise.duplicates import one_of_each
+
+    whole = Card(label="03-curtain", face_up=True, box=(0, 0, 54, 87), confidence=0.9)
+    part = Card(label="03-curtain", face_up=True, box=(0, 40, 54, 87), confidence=0.95)  # inside the whole card
+    beside = Card(label="03-curtain", face_up=True, box=(40, 0, 94, 87), confidence=0.5)  # shares a quarter
+    other = Card(label="03-ribbon", face_up=True, box=(0, 0, 54, 87), confidence=0.4)
+    backs = [Card(label="back", face_up=False, box=(0, 0, 54, 87), confidence=c) for c in (0.9, 0.8)]
+    cards = [whole, part, beside, other, *backs]
+    assert one_of_each(cards) == [part, beside, other, *backs]  # the surer of the two kept, in the order given
+    assert one_of_each(cards, share=0.2) == [part, other, *backs]

@@ -32,7 +32,7 @@ import numpy as np
 from vision.cardcrop import index_square, square_crop
 from vision.recognise.classifier import CardClassifier
 from vision.recognise.detector import CardDetector
-from vision.recognise.geometry import box_area, box_intersection
+from vision.recognise.duplicates import one_of_each
 
 VIEW_ANGLES = (0.0, 45.0)
 """Angles (degrees) index squares are cut at when :attr:`IndexReader.turns` is 8."""
@@ -230,7 +230,7 @@ def merge(cards: list, card_probs: Sequence[np.ndarray], card_names: Sequence[st
             loose.setdefault(index_names[int(r.probs.argmax())], []).append(r)
         p = combine(rs, index_names, card_probs[i], card_names, params.card_weight)
         out.append(_named(card, p, index_names, params))
-    out = _one_of_each(out)
+    out = one_of_each(out)
     named = {c.label for c in out if c.face_up}
     for label, rs in loose.items():
         if label in named:  # the other corner of a card already named (one deck: each card once)
@@ -239,23 +239,6 @@ def merge(cards: list, card_probs: Sequence[np.ndarray], card_names: Sequence[st
         card = _loose_card(label, max(rs, key=lambda r: r.score))
         out.append(_named(card, p, index_names, params))
     return out
-
-
-def _overlap(a, b) -> float:
-    """Intersection of two boxes over the smaller one's area (1: one lies inside the other)."""
-    return box_intersection(a, b) / max(min(box_area(a), box_area(b)), 1e-9)
-
-
-def _one_of_each(cards: list) -> list:
-    """Cards with the duplicates of one face-up card taken out: of two cards with the same name
-    whose boxes overlap by half of the smaller one or more, the less confident is the same card
-    found twice (a part of it detected as well as the whole)."""
-    keep: list = []
-    for c in sorted(cards, key=lambda c: -c.confidence):
-        if c.face_up and any(k.face_up and k.label == c.label and _overlap(k.box, c.box) >= 0.5 for k in keep):
-            continue
-        keep.append(c)
-    return [c for c in cards if any(c is k for k in keep)]
 
 
 def _loose_card(label: str, reading: IndexReading):

@@ -58,6 +58,12 @@ def match(boxes: Sequence, truth: Sequence[CardLabel]) -> list[int | None]:
     return out
 
 
+def unmatched(labels: SceneLabels, cards: Sequence) -> int:
+    """How many of the recognised ``cards`` no true card of the scene claims (:func:`match`): a card
+    found twice, a card where there is none."""
+    return len(cards) - sum(i is not None for i in match([c.box for c in cards], labels.cards))
+
+
 def true_class(card: CardLabel, deck: str) -> str:
     """The recognition class a true card should be named."""
     return class_of(card.card_id, card.face_up, deck, "recognition")

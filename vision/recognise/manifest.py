@@ -56,6 +56,9 @@ class Manifest:
     index_classifier: dict = field(default_factory=dict)
     index: dict = field(default_factory=dict)
     """Thresholds of the index readings (``min_prob``, ``card_weight``, ``unsure_below``)."""
+    recognition: dict = field(default_factory=dict)
+    """How the named cards are kept: ``one_of_each`` (drop a face-up card found twice,
+    :mod:`vision.recognise.duplicates`; the index reader's merge always does)."""
 
     @property
     def styles(self) -> tuple[str, ...]:
@@ -85,7 +88,8 @@ def load_manifest(deck: str, models: str | Path | None = None) -> Manifest:
     if "detector" not in d:
         raise ValueError(f"{path} names no detector")
     return Manifest(deck, root, d["detector"], d.get("classifier", {}), d.get("calibration", {}), d.get("profile", {}),
-                    d.get("index_detector", {}), d.get("index_classifier", {}), d.get("index", {}))
+                    d.get("index_detector", {}), d.get("index_classifier", {}), d.get("index", {}),
+                    d.get("recognition", {}))
 
 
 def file_sha256(path: Path) -> str:

@@ -32,6 +32,7 @@ from vision.recognise.backends import DEFAULT_ORDER, load_network
 from vision.recognise.classifier import CardClassifier
 from vision.recognise.corners import IndexParams, IndexReader, merge
 from vision.recognise.detector import CardDetector, Detection
+from vision.recognise.duplicates import one_of_each
 from vision.recognise.geometry import leans
 from vision.recognise.manifest import Manifest, file_sha256, load_manifest
 from vision.recognise.profile import DeckProfile, blend, load_profile
@@ -128,6 +129,9 @@ class Recogniser:
                 CardDetector.from_manifest(load_network(m.folder / idet["stem"], backends, "detector"), idet, default_size=320),
                 CardClassifier(load_network(m.folder / icls["stem"], backends), icls["names"], icls["side"]),
                 self.index_params.turns)
+        self.one_of_each = bool(m.recognition.get("one_of_each", False))
+        """Whether a face-up card found twice is kept once (:func:`~vision.recognise.duplicates.one_of_each`;
+        with an index reader its merge always does)."""
         self.profile: DeckProfile | None = None
         if profile is not None:
             self.use_profile(profile)
@@ -254,7 +258,7 @@ class Recogniser:
         """The cards in each of ``frames`` (BGR uint8, all the same size)."""
         cards, probs = self.whole_cards(frames)
         if self.index_reader is None:
-            return cards
+            return [one_of_each(c) for c in cards] if self.one_of_each else cards
         readings = self.index_reader.read(frames)
         scale = self.index_reader.scale(frames[0]) if frames else 0.0
         # with the user's own deck enrolled, the whole-card names need no index to confirm them
