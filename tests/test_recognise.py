@@ -75,6 +75,27 @@ def test_recognises_rendered_top_down_frames(rec, frames):
     assert full["accuracy"] >= 0.95, full
 
 
+def test_a_card_is_named_once_where_the_detector_finds_it_twice(rec, frames):
+    from vision.recognise.duplicates import OVERLAP, overlap
+
+    assert rec.one_of_each, "the shipped hanafuda manifest keeps one of each"
+    removed = 0
+    try:
+        for image, _ in frames:
+            rec.one_of_each = False
+            every = rec.recognise(image)
+            rec.one_of_each = True
+            once = rec.recognise(image)
+            assert all(any(c is e or c == e for e in every) for c in once)
+            up = [c for c in once if c.face_up]
+            assert not any(a.label == b.label and overlap(a.box, b.box) >= OVERLAP
+                           for i, a in enumerate(up) for b in up[i + 1:])
+            removed += len(every) - len(once)
+    finally:
+        rec.one_of_each = True
+    assert removed >= 1, "these frames hold cards the detector finds twice"
+
+
 def test_a_batch_gives_what_single_frames_give(rec, frames):
     images = [f[0] for f in frames[:2]]
     batch = rec.recognise_batch(images)
