@@ -238,15 +238,13 @@ def test_enrolment_end_to_end(rec, grid_photo, tmp_path, capsys):
 
 
 def test_faces_cut_from_a_grid_photo_are_the_cards_art(rec, grid_photo):
-    from vision.recognise.enrol import grid_faces
+    from vision.recognise.enrol import read_grid
 
     photo, _ = grid_photo
-    frame = cv2.imread(str(photo))
-    polys = rec.outlines(frame, rec.detector.detect([frame])[0])
-    pairs = assign_grid(polys, "hanafuda", False)
-    faces = grid_faces(frame, [(cell.card_id, polys[i]) for cell, i in pairs], "hanafuda")
+    reading = read_grid(rec, photo)  # as enrolment reads it
+    faces = reading.faces("hanafuda")
     style = find_style("hanafuda", "mantia")
-    assert set(faces) == {cell.card_id for cell, _ in pairs} and len(faces) == 48
+    assert set(faces) == {cell.card_id for cell, _ in reading.cells} and len(faces) == 48
 
     def grey(img):
         g = cv2.cvtColor(cv2.resize(img[..., :3], (40, 64), interpolation=cv2.INTER_AREA), cv2.COLOR_BGR2GRAY)

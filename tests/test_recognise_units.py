@@ -276,3 +276,15 @@ def test_a_face_up_card_found_twice_is_kept_once_and_backs_are_left_alone():
     cards = [whole, part, beside, other, *backs]
     assert one_of_each(cards) == [part, beside, other, *backs]  # the surer of the two kept, in the order given
     assert one_of_each(cards, share=0.2) == [part, other, *backs]
+
+
+def test_detections_of_a_grid_photo_lie_apart():
+    from vision.recognise.detector import Detection
+    from vision.recognise.enrol import apart
+
+    card = Detection((0, 0, 54, 87), True, 0.9)
+    part = Detection((0, 40, 54, 87), True, 0.6)  # inside the card: the same card again
+    edge = Detection((44, 0, 98, 87), True, 0.95)  # a neighbour's edge and the card: shares 10/54
+    other = Detection((60, 0, 114, 87), True, 0.8)
+    assert apart([card, part, other]) == [card, other]
+    assert apart([card, edge]) == [card, edge]  # a fifth of the smaller box: two cards

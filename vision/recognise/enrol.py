@@ -27,6 +27,8 @@ import numpy as np
 from vision.cardcrop import half_turn, jitter_polygon, square_crop
 from vision.enrol_grid import GRID_COLUMNS, GRID_ROWS, GridCell, enrol_grid
 from vision.recognise.calibrate import sure_threshold
+from vision.recognise.detector import Detection
+from vision.recognise.duplicates import overlap
 from vision.recognise.evaluate import match
 from vision.recognise.profile import DeckProfile, blend, fit_head
 from vision.recognise.recogniser import CARD_ASPECT, Recogniser
@@ -264,6 +266,20 @@ class GridReading:
 
 GRID_MIN_SCORE = 0.5
 """Least detector confidence of a card in a grid photo (cards laid out whole score about 0.8-0.9)."""
+GRID_MAX_OVERLAP = 0.3
+"""Share of the smaller box above which two detections in a grid photo are one card: the cards of
+a grid lie apart, so a second rectangle over a card is the same card (part of it, or it and a
+neighbour's edge) found again."""
+
+
+def apart(detections: Sequence[Detection]) -> list[Detection]:
+    """``detections`` less any that overlaps a surer one by more than :data:`GRID_MAX_OVERLAP` of the
+    smaller box, in the order given."""
+    keep: list[Detection] = []
+    for d in sorted(detections, key=lambda d: -d.score):
+        if not any(overlap(d.box, k.box) > GRID_MAX_OVERLAP for k in keep):
+            keep.append(d)
+    return [d for d in detections if any(d is k for k in keep)]
 
 
 def read_grid(recogniser: Recogniser, photo: str | Path, extras: bool = False) -> GridReading:
@@ -274,7 +290,7 @@ def read_grid(recogniser: Recogniser, photo: str | Path, extras: bool = False) -
     if frame is None:
         raise ValueError(f"{photo}: not an image OpenCV can read")
     # a grid photo shows every card whole: faint detections (a sliver at the frame's edge) are not its cards
-    dets = [d for d in recogniser.detector.detect([frame])[0] if d.score >= GRID_MIN_SCORE]
+    dets = apart([d for d in recogniser.detector.detect([frame])[0] if d.score >= GRID_MIN_SCORE])
     polys, all_probs, _ = recogniser.named_outlines(frame, dets, _network_scores(recogniser))
     try:
         pairs = assign_grid(polys, deck, extras)
