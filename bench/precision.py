@@ -37,7 +37,6 @@ import sys
 import time
 from pathlib import Path
 
-import cv2
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -72,16 +71,11 @@ def recogniser(deck: str, precision: str, models: str | None) -> Recogniser:
 def heldout_real_f1(rec: Recogniser, real_dir: Path) -> dict:
     """Mean per-image F1 (and its counts) of ``rec`` as configured over the held-out train photographs."""
     from vision.recognise.evaluate import image_f1
-    from vision.train.corners import corner_labels, is_tune, photograph, split_images
+    from vision.train.corners import photo_truths
 
     tp = fp = fn = 0
     f1s = []
-    for img in split_images(real_dir):
-        if not is_tune(photograph(img.name), 0.1):
-            continue
-        frame = cv2.imread(str(img), cv2.IMREAD_COLOR)
-        h, w = frame.shape[:2]
-        truth = {card for card, _ in corner_labels(real_dir, "train", img, w, h)}
+    for _, frame, truth in photo_truths(real_dir, held_out=0.1):
         named = {c.card_ids[0] for c in rec.recognise(frame) if c.face_up and c.card_ids}
         a, b, c, f1 = image_f1(truth, named)
         tp, fp, fn = tp + a, fp + b, fn + c

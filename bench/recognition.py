@@ -39,7 +39,6 @@ import sys
 import time
 from pathlib import Path
 
-import cv2
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -148,17 +147,15 @@ def unseen(args) -> dict:
 
 def real(args) -> dict:
     from vision.recognise.evaluate import image_f1
-    from vision.train.corners import corner_labels, photograph, split_images
+    from vision.train.corners import photo_truths, photograph
 
     rec = Recogniser("playing", args.models)
     root = Path(args.real).resolve()
-    images = split_images(root, "val")
+    images = []
     scores = {"all": [0, 0, 0, []], "sure": [0, 0, 0, []]}  # tp, fp, fn, per-image F1
     named_by = {"card": 0, "index": 0, "index_only": 0}
-    for img in images:
-        frame = cv2.imread(str(img))
-        h, w = frame.shape[:2]
-        truth = {card for card, _ in corner_labels(root, "val", img, w, h)}
+    for img, frame, truth in photo_truths(root, "val"):
+        images.append(img)
         cards = [c for c in rec.recognise(frame) if c.face_up and c.card_ids]
         for c in cards:
             named_by["index_only" if c.index_only else c.named_by] += 1

@@ -88,15 +88,14 @@ def rows_of(variants, any_view: dict, topdown: dict, label: Callable[[Hashable],
     rows = {}
     for v in variants:
         a, t, both = summary(any_view[v]), summary(topdown[v]), summary(any_view[v] + topdown[v])
-        extra = [getattr(x, "extra", None) for x in (any_view[v], topdown[v])]
-        if None not in extra:
-            a["extra_boxes"], t["extra_boxes"], both["extra_boxes"] = extra[0], extra[1], sum(extra)
+        a["extra_boxes"], t["extra_boxes"] = any_view[v].extra, topdown[v].extra
+        both["extra_boxes"] = a["extra_boxes"] + t["extra_boxes"]
         rows[v] = {"any_view": a, "topdown": t, "both": both}
         print(f"  {label(v)}: any view {a['fully_visible'][0]}/{a['fully_visible'][1]} fully visible, "
               f"{a['visible_40'][0]}/{a['visible_40'][1]} seen >=40 % (found {a['found_40']:.3f}); top-down "
               f"{t['fully_visible'][0]}/{t['fully_visible'][1]}, {t['visible_40'][0]}/{t['visible_40'][1]} "
               f"(found {t['found_40']:.3f}); together {both['visible_40'][0]}/{both['visible_40'][1]}"
-              + (f"; boxes no card claims {both['extra_boxes']}" if "extra_boxes" in both else ""))
+              f"; boxes no card claims {both['extra_boxes']}")
     return rows
 
 

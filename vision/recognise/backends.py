@@ -70,7 +70,7 @@ class OnnxRuntimeNetwork(Network):
 
     backend = "onnxruntime"
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, kind: str = "classifier") -> None:
         import onnxruntime as ort
 
         opts = ort.SessionOptions()
@@ -118,7 +118,7 @@ class TorchNetwork(Network):
 
     backend = "torch"
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, kind: str = "classifier") -> None:
         import torch
 
         from vision.train import offline
@@ -179,6 +179,6 @@ def load_network(stem: Path, order: Sequence[str] | None = None, kind: str = "cl
         elif not path.is_file():
             tried.append(f"{b} (no {path.name})")
         else:
-            return OpenVinoNetwork(path, kind) if b == "openvino" else _CLASSES[b](path)
+            return _CLASSES[b](path, kind)
     raise ValueError(f"cannot load {stem}: " + ", ".join(tried)
                      + "; install onnxruntime (pip install 'fudaba[recognise]')")

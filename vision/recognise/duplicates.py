@@ -8,7 +8,8 @@ is taken for the same card found again and dropped. Backs are left alone (a pile
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from vision.recognise.geometry import box_area, box_intersection
 
@@ -21,13 +22,18 @@ def overlap(a, b) -> float:
     return box_intersection(a, b) / max(min(box_area(a), box_area(b)), 1e-9)
 
 
+def kept_apart(items: Sequence, score: Callable[[Any], float], clash: Callable[[Any, Any], bool]) -> list:
+    """``items`` in their order, less each for which ``clash(item, kept)`` holds with a surer one kept (surest first, by ``score``)."""
+    keep: list = []
+    for c in sorted(items, key=lambda c: -score(c)):
+        if not any(clash(c, k) for k in keep):
+            keep.append(c)
+    return [c for c in items if any(c is k for k in keep)]
+
+
 def one_of_each(cards: Sequence, share: float = OVERLAP) -> list:
     """``cards`` (anything with ``label``, ``face_up``, ``box``, ``confidence``) in their order, less the
     duplicates of a face-up card: of two with the same label whose boxes overlap by ``share`` of
     the smaller or more, the less confident."""
-    keep: list = []
-    for c in sorted(cards, key=lambda c: -c.confidence):
-        if c.face_up and any(k.face_up and k.label == c.label and overlap(k.box, c.box) >= share for k in keep):
-            continue
-        keep.append(c)
-    return [c for c in cards if any(c is k for k in keep)]
+    return kept_apart(cards, lambda c: c.confidence,
+                      lambda c, k: c.face_up and k.face_up and c.label == k.label and overlap(k.box, c.box) >= share)

@@ -28,7 +28,7 @@ from vision.cardcrop import half_turn, jitter_polygon, square_crop
 from vision.enrol_grid import GRID_COLUMNS, GRID_ROWS, GridCell, enrol_grid
 from vision.recognise.calibrate import sure_threshold
 from vision.recognise.detector import Detection
-from vision.recognise.duplicates import overlap
+from vision.recognise.duplicates import kept_apart, overlap
 from vision.recognise.evaluate import match
 from vision.recognise.profile import DeckProfile, blend, fit_head
 from vision.recognise.recogniser import CARD_ASPECT, Recogniser
@@ -275,11 +275,7 @@ neighbour's edge) found again."""
 def apart(detections: Sequence[Detection]) -> list[Detection]:
     """``detections`` less any that overlaps a surer one by more than :data:`GRID_MAX_OVERLAP` of the
     smaller box, in the order given."""
-    keep: list[Detection] = []
-    for d in sorted(detections, key=lambda d: -d.score):
-        if not any(overlap(d.box, k.box) > GRID_MAX_OVERLAP for k in keep):
-            keep.append(d)
-    return [d for d in detections if any(d is k for k in keep)]
+    return kept_apart(detections, lambda d: d.score, lambda d, k: overlap(d.box, k.box) > GRID_MAX_OVERLAP)
 
 
 def read_grid(recogniser: Recogniser, photo: str | Path, extras: bool = False) -> GridReading:

@@ -85,6 +85,17 @@ def split_images(real_dir: Path, split: str = "train") -> list[Path]:
     return sorted(p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
 
 
+def photo_truths(real_dir: Path, split: str = "train", held_out: float | None = None):
+    """``(image path, BGR frame, set of card ids labelled in it)`` for each image of ``split``; with
+    ``held_out``, only the train photographs :func:`is_tune` holds out at that fraction."""
+    for img in split_images(real_dir, split):
+        if held_out is not None and not is_tune(photograph(img.name), held_out):
+            continue
+        frame = cv2.imread(str(img), cv2.IMREAD_COLOR)
+        h, w = frame.shape[:2]
+        yield img, frame, {card for card, _ in corner_labels(real_dir, split, img, w, h)}
+
+
 def detect_dataset(real_dir: Path, out: Path, tune: float = 0.1) -> dict:
     """Write the one-class corner-index detector dataset into ``out``; returns counts per split."""
     real_dir = real_dir.resolve()
@@ -253,12 +264,7 @@ def tune(rec, real_dir: Path, fraction: float = 0.1, target: float = 0.995) -> d
     real_dir = real_dir.resolve()
     rec.index_reader.detector.conf = min(CONF_GRID)
     cases = []
-    for img in split_images(real_dir):
-        if not is_tune(photograph(img.name), fraction):
-            continue
-        frame = cv2.imread(str(img), cv2.IMREAD_COLOR)
-        h, w = frame.shape[:2]
-        truth = {card for card, _ in corner_labels(real_dir, "train", img, w, h)}
+    for _, frame, truth in photo_truths(real_dir, held_out=fraction):
         cards, probs = rec.whole_cards([frame])
         scale = rec.index_reader.scale(frame)
         readings = {}
