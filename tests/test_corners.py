@@ -345,3 +345,98 @@ def test_corner_data_refuses_a_share_or_sigma_out_of_range_before_writing_anythi
     real = fake_real(tmp_path / "real")
     assert cli.main(["corner-data", "--real", str(real), "--out", str(tmp_path / "out"), *flag]) == 2
     assert flag[0] in capsys.readouterr().err and not (tmp_path / "out").exists()
+
+
+def test_card_ids_split_into_the_rank_and_suit_the_factor_classifiers_read():
+    from vision.recognise.corners import JOKER_SUIT, card_factors
+
+    assert card_factors("10C") == ("10", "C") and card_factors("AS") == ("A", "S") and card_factors("QH") == ("Q", "H")
+    assert card_factors("JOKER-RED") == ("JOKER-RED", JOKER_SUIT)
+    for bad in ("1C", "10X", "BACK", ""):
+        with pytest.raises(ValueError, match="not a playing-card id"):
+            card_factors(bad)
+
+
+def test_factor_probabilities_are_the_renormalised_product_of_rank_and_suit():
+    from vision.recognise.corners import factor_probs
+
+    names = ("10C", "10S", "AC", "AS", "JOKER-RED")
+    rank = np.array([[0.6, 0.3, 0.1]])  # 10, A, JOKER-RED
+    suit = np.array([[0.2, 0.7, 0.1]])  # C, S, JOKER
+    p = factor_probs(rank, ("10", "A", "JOKER-RED"), suit, ("C", "S", "JOKER"), names)
+    raw = np.array([0.6 * 0.2, 0.6 * 0.7, 0.3 * 0.2, 0.3 * 0.7, 0.1 * 0.1])
+    assert np.allclose(p, [raw / raw.sum()])
+    assert names[int(p.argmax())] == "10S"
+
+
+def test_mixing_is_the_joint_reading_at_weight_0_the_factors_at_1_a_geometric_blend_between():
+    from vision.recognise.corners import mix
+
+    joint, factor = np.array([[0.8, 0.2]]), np.array([[0.2, 0.8]])
+    assert mix(joint, factor, 0.0) is joint and mix(joint, None, 0.5) is joint
+    assert np.allclose(mix(joint, factor, 1.0), factor)
+    assert np.allclose(mix(joint, factor, 0.5), [[0.5, 0.5]])
+    assert mix(np.zeros((0, 2)), np.zeros((0, 2)), 0.5).shape == (0, 2)
+
+
+def test_factor_datasets_relabel_the_index_crops_by_rank_and_by_suit(tmp_path):
+    crops = tmp_path / "crops"
+    for split, card, n in (("train", "10C", 2), ("train", "10D", 1), ("train", "JOKER-RED", 1), ("val", "AS", 1)):
+        (crops / split / card).mkdir(parents=True, exist_ok=True)
+        for i in range(n):
+            (crops / split / card / f"p{i}.png").write_bytes(b"x")
+    counts = corners.factor_datasets(crops, tmp_path)
+    assert counts == {"rank": {"classes": 3, "images": 5}, "suit": {"classes": 4, "images": 5}}
+    assert len(list((tmp_path / "rank" / "train" / "10").iterdir())) == 3
+    assert sorted(p.name for p in (tmp_path / "suit" / "train").iterdir()) == ["C", "D", "JOKER"]
+    assert [p.name for p in (tmp_path / "suit" / "val" / "S").iterdir()] == ["AS_p0.png"]
+    assert all(p.is_symlink() for p in (tmp_path / "rank" / "train" / "10").iterdir())
+    assert corners.factor_datasets(crops, tmp_path) == counts  # a second run links nothing twice
+    with pytest.raises(ValueError, match="no such folder"):
+        corners.factor_datasets(tmp_path / "nothing", tmp_path / "out")
+
+
+def test_the_reader_mixes_in_its_rank_and_suit_classifiers_at_their_weight():
+    from types import SimpleNamespace
+
+    from vision.recognise.corners import IndexReader
+    from vision.recognise.detector import Detection
+
+    class OneIndex:
+        size = 320
+
+        def detect(self, frames):
+            return [[Detection((40.0, 30.0, 60.0, 60.0), True, 0.9)] for _ in frames]
+
+    class Says:
+        side = 16
+
+        def __init__(self, names, probs):
+            self.names, self.probs = tuple(names), probs
+
+        def classify(self, crops):
+            return SimpleNamespace(probs=np.array([self.probs] * len(crops)))
+
+    joint = Says(("10C", "10S", "AC", "AS"), [0.1, 0.2, 0.6, 0.1])  # a misread: AC
+    rank, suit = Says(("10", "A"), [0.9, 0.1]), Says(("C", "S"), [0.1, 0.9])  # the factors: 10S
+    frame = np.zeros((100, 100, 3), np.uint8)
+    for weight, expected in ((0.0, "AC"), (1.0, "10S"), (0.5, "10S")):
+        (r,) = IndexReader(OneIndex(), joint, 1, rank, suit, weight).read([frame])[0]
+        assert joint.names[int(r.probs.argmax())] == expected and np.isclose(r.probs.sum(), 1.0)
+    assert IndexReader(OneIndex(), joint, 1).factor_weight == 0.0 and not IndexReader(OneIndex(), joint).has_factors
+    with pytest.raises(ValueError, match="pair"):
+        IndexReader(OneIndex(), joint, 1, rank, None)
+    small = Says(("C", "S"), [0.5, 0.5])
+    small.side = 8
+    with pytest.raises(ValueError, match="same crops"):
+        IndexReader(OneIndex(), joint, 1, rank, small)
+
+
+def test_ship_refuses_a_rank_or_suit_part_that_is_not_a_corner_index_classifier(tmp_path):
+    pytest.importorskip("onnx")
+    from vision.train import ship
+
+    for index, part in ((False, "rank"), (True, "colour")):
+        with pytest.raises(ValueError, match="--part"):
+            ship.ship(tmp_path / "no-run", "playing", tmp_path / "models", index=index, part=part)
+    assert not (tmp_path / "models").exists()

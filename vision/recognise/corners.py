@@ -2,8 +2,10 @@
 
 Two more networks, trained on the real photographs (:mod:`vision.train.corners`): a one-class
 detector of corner indices and a classifier of square crops around each index
-(:func:`vision.cardcrop.index_square`, read at any angle). Their readings are merged with the
-whole-card recognition (:func:`merge`):
+(:func:`vision.cardcrop.index_square`, read at any angle), optionally with a pair of classifiers
+of the same crops that read the rank and the suit apart (:func:`factor_probs`, mixed in by
+:func:`mix` at ``factor_weight``: each of their classes has 4 or 13 times the examples a card has).
+Their readings are merged with the whole-card recognition (:func:`merge`):
 
 - a reading whose centre lies inside a whole card's outline belongs to that card (to the card
   with a corner nearest to it, when outlines overlap: an index sits in a corner); a card with
@@ -40,6 +42,31 @@ INDEX_FRACTION = 0.2
 """A card's index is taken to be this fraction of its long side tall."""
 
 
+JOKER_SUIT = "JOKER"
+"""The suit classifier's class of the two jokers (which print no suit)."""
+
+
+def card_factors(card: str) -> tuple[str, str]:
+    """``(rank, suit)`` of a playing-card id as the factor classifiers name them: ``"10C"`` → ``("10", "C")``;
+    a joker is its own rank with the suit :data:`JOKER_SUIT`. ValueError for an id that is neither."""
+    if card.startswith("JOKER-"):
+        return card, JOKER_SUIT
+    rank, suit = card[:-1], card[-1:]
+    if suit not in "CDHS" or rank not in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"):
+        raise ValueError(f"{card!r} is not a playing-card id (rank A-K then suit C, D, H or S, or JOKER-…)")
+    return rank, suit
+
+
+def factor_probs(rank_probs: np.ndarray, rank_names: Sequence[str], suit_probs: np.ndarray,
+                 suit_names: Sequence[str], card_names: Sequence[str]) -> np.ndarray:
+    """P(card) ∝ P(rank) · P(suit) over ``card_names`` (rows: one crop each), from the factor classifiers."""
+    r = {n: i for i, n in enumerate(rank_names)}
+    s = {n: i for i, n in enumerate(suit_names)}
+    ri, si = zip(*((r[a], s[b]) for a, b in (card_factors(c) for c in card_names)), strict=True)
+    p = np.asarray(rank_probs)[:, list(ri)] * np.asarray(suit_probs)[:, list(si)]
+    return p / np.clip(p.sum(axis=1, keepdims=True), 1e-12, None)
+
+
 @dataclass(frozen=True, slots=True)
 class IndexParams:
     """How index readings are trusted (see the module docstring)."""
@@ -59,6 +86,9 @@ class IndexParams:
     """Readings inside one outline that name different cards, each at least this confident, are
     different cards (one outline round a fanned hand or a pile): the outline keeps the name most
     readings give, the others are cards seen by their index. Above 1: never split."""
+    factor_weight: float = 0.0
+    """Weight (0 … 1, log space) of the rank × suit classifiers' reading against the 54-way index
+    classifier's (:func:`mix`; 0: the 54-way classifier alone, 1: the factors alone)."""
     close_px: float = 0.0
     """Unconfirmed cards are doubted only in a close-up: a frame whose kept readings have a median
     size (long side, px at the index detector's input) of at least this. Index boxes of close-up
@@ -67,7 +97,7 @@ class IndexParams:
     @classmethod
     def from_manifest(cls, index: dict) -> IndexParams:
         kw = {k: float(index[k]) for k in ("min_prob", "card_weight", "unsure_below", "unread_min", "readable_px",
-                                                   "close_px", "split_prob")
+                                                   "close_px", "split_prob", "factor_weight")
               if k in index}
         return cls(**kw, turns=int(index.get("turns", 1)))
 
@@ -88,29 +118,72 @@ class IndexReading:
         return ((self.box[0] + self.box[2]) / 2, (self.box[1] + self.box[3]) / 2)
 
 
+def mix(joint: np.ndarray, factor: np.ndarray | None, weight: float) -> np.ndarray:
+    """``joint`` (rows of the 54-way index classifier's probabilities) mixed in log space with
+    ``factor`` (:func:`factor_probs` over the same names) at ``weight``; ``joint`` itself at 0."""
+    if factor is None or weight <= 0 or len(joint) == 0:
+        return joint
+    logp = (1 - weight) * np.log(np.clip(joint, 1e-9, 1.0)) + weight * np.log(np.clip(factor, 1e-9, 1.0))
+    p = np.exp(logp - logp.max(axis=1, keepdims=True))
+    return p / p.sum(axis=1, keepdims=True)
+
+
 class IndexReader:
     """Finds and reads the corner indices in frames."""
 
-    def __init__(self, detector: CardDetector, classifier: CardClassifier, turns: int = 1) -> None:
+    def __init__(self, detector: CardDetector, classifier: CardClassifier, turns: int = 1,
+                 rank: CardClassifier | None = None, suit: CardClassifier | None = None,
+                 factor_weight: float = 0.0) -> None:
         self.detector = detector
         self.classifier = classifier
         self.turns = turns
         """Views per index, their probabilities averaged: 1 once as cut; 2 or 4 also the crop turned
         by 90°, 180° …; 8 the four quarter turns of the square as cut and of the same square cut
         turned by 45° (:data:`VIEW_ANGLES`), so no view of a slanted index is far from upright."""
+        if (rank is None) != (suit is None):
+            raise ValueError("the rank and suit index classifiers come as a pair")
+        if rank is not None and suit is not None and {rank.side, suit.side} != {classifier.side}:
+            raise ValueError(f"the rank and suit index classifiers read {rank.side}/{suit.side}-px crops, "
+                             f"the index classifier {classifier.side}-px ones: all three must read the same crops")
+        self.rank = rank
+        """Classifier of the rank an index prints (A-K, and each joker as its own rank), or None."""
+        self.suit = suit
+        """Classifier of the suit an index prints (C, D, H, S, or JOKER), or None."""
+        self.factor_weight = factor_weight if rank is not None else 0.0
+        """:func:`mix` weight of the rank × suit reading (0 without the factor classifiers)."""
 
     @property
     def names(self) -> tuple[str, ...]:
         return self.classifier.names
 
+    @property
+    def has_factors(self) -> bool:
+        return self.rank is not None
+
     def read(self, frames: Sequence[np.ndarray]) -> list[list[IndexReading]]:
         """The corner indices of each frame, each with its class probabilities."""
+        dets, joint, factor = self.read_parts(frames, factors=self.factor_weight > 0)
+        return self.readings(dets, mix(joint, factor, self.factor_weight))
+
+    def read_parts(self, frames: Sequence[np.ndarray], factors: bool = True):
+        """``(detections per frame, 54-way probabilities, rank × suit probabilities or None)`` of the
+        indices in ``frames``, one row per detection in frame order (views averaged)."""
         dets = self.detector.detect(frames)
         side = self.classifier.side
         angles = VIEW_ANGLES if self.turns > 4 else VIEW_ANGLES[:1]
-        probs = np.mean([self.probabilities([square_crop(f, index_square(d.box, angle=a), side)
-                                             for f, ds in zip(frames, dets, strict=True) for d in ds])
-                         for a in angles], axis=0)
+        crops = {a: [square_crop(f, index_square(d.box, angle=a), side)
+                     for f, ds in zip(frames, dets, strict=True) for d in ds] for a in angles}
+        joint = np.mean([self.probabilities(crops[a]) for a in angles], axis=0)
+        factor = None
+        if factors and self.rank is not None and self.suit is not None:
+            rank = np.mean([self.probabilities(crops[a], self.rank) for a in angles], axis=0)
+            suit = np.mean([self.probabilities(crops[a], self.suit) for a in angles], axis=0)
+            factor = factor_probs(rank, self.rank.names, suit, self.suit.names, self.names)
+        return dets, joint, factor
+
+    @staticmethod
+    def readings(dets, probs: np.ndarray) -> list[list[IndexReading]]:
+        """:class:`IndexReading` per detection of each frame, ``probs`` holding one row per detection in order."""
         out, k = [], 0
         for ds in dets:
             out.append([IndexReading(d.box, d.score, probs[k + i]) for i, d in enumerate(ds)])
@@ -121,13 +194,15 @@ class IndexReader:
         """Index-detector input pixels per frame pixel."""
         return self.detector.size / max(frame.shape[:2])
 
-    def probabilities(self, crops: Sequence[np.ndarray]) -> np.ndarray:
-        """Class probabilities of index crops, averaged over up to 4 quarter-turned views (:attr:`turns`)."""
+    def probabilities(self, crops: Sequence[np.ndarray], classifier: CardClassifier | None = None) -> np.ndarray:
+        """Class probabilities of index crops by ``classifier`` (default: the 54-way one), averaged over up to
+        4 quarter-turned views (:attr:`turns`)."""
+        classifier = classifier or self.classifier
         if not crops:
-            return np.zeros((0, len(self.names)))
+            return np.zeros((0, len(classifier.names)))
         turns = min(self.turns, 4)
         views = [np.ascontiguousarray(np.rot90(c, k)) for k in range(turns) for c in crops]
-        return self.classifier.classify(views).probs.reshape(turns, len(crops), -1).mean(axis=0)
+        return classifier.classify(views).probs.reshape(turns, len(crops), -1).mean(axis=0)
 
 
 def owner(reading: IndexReading, polygons: Sequence[np.ndarray]) -> int | None:

@@ -54,6 +54,10 @@ class Manifest:
     index_detector: dict = field(default_factory=dict)
     """Playing cards: the corner-index detector (optional, :mod:`vision.recognise.corners`)."""
     index_classifier: dict = field(default_factory=dict)
+    index_rank_classifier: dict = field(default_factory=dict)
+    """Playing cards: classifier of an index's rank (optional; with ``index_suit_classifier``)."""
+    index_suit_classifier: dict = field(default_factory=dict)
+    """Playing cards: classifier of an index's suit (optional; with ``index_rank_classifier``)."""
     index: dict = field(default_factory=dict)
     """Thresholds of the index readings (``min_prob``, ``card_weight``, ``unsure_below``)."""
     recognition: dict = field(default_factory=dict)
@@ -88,7 +92,8 @@ def load_manifest(deck: str, models: str | Path | None = None) -> Manifest:
     if "detector" not in d:
         raise ValueError(f"{path} names no detector")
     return Manifest(deck, root, d["detector"], d.get("classifier", {}), d.get("calibration", {}), d.get("profile", {}),
-                    d.get("index_detector", {}), d.get("index_classifier", {}), d.get("index", {}),
+                    d.get("index_detector", {}), d.get("index_classifier", {}),
+                    d.get("index_rank_classifier", {}), d.get("index_suit_classifier", {}), d.get("index", {}),
                     d.get("recognition", {}))
 
 

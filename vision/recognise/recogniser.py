@@ -125,10 +125,15 @@ class Recogniser:
         self.index_params = IndexParams.from_manifest(m.index)
         if indices and m.index_detector and m.index_classifier:
             idet, icls = m.index_detector, m.index_classifier
+            factors = [CardClassifier(load_network(m.folder / e["stem"], backends), e["names"], e["side"])
+                       for e in (m.index_rank_classifier, m.index_suit_classifier) if e]
+            if len(factors) == 1:
+                raise ValueError(f"{m.folder / 'manifest.json'}: index_rank_classifier and index_suit_classifier "
+                                 "come as a pair (train ship --index --part rank|suit)")
             self.index_reader = IndexReader(
                 CardDetector.from_manifest(load_network(m.folder / idet["stem"], backends, "detector"), idet, default_size=320),
                 CardClassifier(load_network(m.folder / icls["stem"], backends), icls["names"], icls["side"]),
-                self.index_params.turns)
+                self.index_params.turns, *(factors or (None, None)), self.index_params.factor_weight)
         self.one_of_each = bool(m.recognition.get("one_of_each", False))
         """Whether a face-up card found twice is kept once (:func:`~vision.recognise.duplicates.one_of_each`;
         with an index reader its merge always does)."""

@@ -8,8 +8,8 @@
     train detect|obb|pose|classify --out runs/NAME --resume [--time HOURS]
     train export runs/NAME --format onnx|openvino [--imgsz PX]
     train corner-data --real DIR --out DIR [--side 64] [--copies 4] [--tune 0.1] [--art jumbo,knoll]
-                      [--stretch 0] [--invert 0] [--blur 0]
-    train ship runs/NAME --deck D [--index] [--size PX] [--models DIR]
+                      [--stretch 0] [--invert 0] [--blur 0] [--factors]
+    train ship runs/NAME --deck D [--index [--part rank|suit]] [--size PX] [--models DIR]
     train index-tune --real DIR [--models DIR] [--tune 0.1]
 
 ``--render N`` renders N synthetic scenes (scene seeds S … S+N−1, split by seed mod 10: train 0-7,
@@ -61,6 +61,8 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--invert", type=float, default=0.0, help="fraction of the photos' train crops turned light-on-dark (--art crops keep their own disturbances)")
     c.add_argument("--blur", type=float, default=0.0,
                    help="fraction of the photos' train crops blurred as by a camera out of focus or moving")
+    c.add_argument("--factors", action="store_true",
+                   help="also write rank/ and suit/ classifier datasets of the same crops (symlinks)")
     sh = sub.add_parser("ship", help="copy a run's best weights and their ONNX export into models/<deck>/")
     sh.add_argument("run", help="run directory (a detect or classify run)")
     sh.add_argument("--deck", required=True, choices=("hanafuda", "playing"))
@@ -68,6 +70,8 @@ def _parser() -> argparse.ArgumentParser:
     sh.add_argument("--size", type=int, help="detector: long side (px) frames are scaled to (default 416; "
                     "index detectors: their training side)")
     sh.add_argument("--index", action="store_true", help="a playing-card corner-index model (train corner-data)")
+    sh.add_argument("--part", choices=("rank", "suit"),
+                    help="with --index: the run reads an index's rank or suit (corner-data --factors)")
     it = sub.add_parser("index-tune", help="choose the corner-index thresholds on held-out train photographs")
     it.add_argument("--real", required=True, help="real playing-card dataset, e.g. ../shared/datasets/playing-real")
     it.add_argument("--models", help="models folder (default: the repository's models/)")
@@ -266,7 +270,8 @@ def _export(args: argparse.Namespace) -> int:
 def _ship(args: argparse.Namespace) -> int:
     from vision.train import ship
 
-    entry = ship.ship(Path(args.run), args.deck, Path(args.models) if args.models else None, args.size, args.index)
+    entry = ship.ship(Path(args.run), args.deck, Path(args.models) if args.models else None, args.size, args.index,
+                      args.part)
     print(f"shipped {args.run} as {args.deck} {entry['stem']}: " + ", ".join(
         f"{k} {v}" for k, v in entry.items() if k in ("size", "side", "embedding", "sha256")))
     return 0
@@ -297,6 +302,9 @@ def _corner_data(args: argparse.Namespace) -> int:
         styles = tuple(s.strip() for s in args.art.split(",") if s.strip())
         n = corners.art_crops(styles, out / "crops" / "train", args.side, args.art_copies, args.seed)
         print(f"index crops from the art of {', '.join(styles)}: {n} more in {out / 'crops' / 'train'}")
+    if args.factors:
+        for part, c in corners.factor_datasets(out / "crops", out).items():
+            print(f"{part} classifier data in {out / part}: {c['classes']} classes, {c['images']} crops")
     return 0
 
 
@@ -311,7 +319,8 @@ def _index_tune(args: argparse.Namespace) -> int:
           f"with detector conf {result['conf']}, min_prob {result['min_prob']}, card_weight {result['card_weight']}, "
           f"{result['turns']} view(s) per index, unread cards kept from confidence {result['unread_min']} "
           f"(readable from {result['readable_px']} px, in close-ups from {result['close_px']} px), "
-          f"readings split from confidence {result['split_prob']}, unsure below {result['unsure_below']}; "
+          f"readings split from confidence {result['split_prob']}, rank × suit weight {result['factor_weight']}, "
+          f"unsure below {result['unsure_below']}; "
           f"written to {rec.manifest.folder / 'manifest.json'}")
     return 0
 

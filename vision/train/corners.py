@@ -30,12 +30,39 @@ import numpy as np
 import yaml
 
 from vision.cardcrop import index_square, square_crop
+from vision.recognise.corners import card_factors
 from vision.train.datasets import IMAGE_SUFFIXES, read_names, real_name_to_card_id
 
 INDEX_NAMES = ("index",)
 """Class names of the corner-index detector."""
 BACK_NAME = "BACK"
 """The real dataset's class of whole card backs (not a corner index)."""
+
+
+def factor_datasets(crops: Path, out: Path) -> dict[str, dict[str, int]]:
+    """Rank and suit classifier datasets (``out/rank``, ``out/suit``, each ``train|val/<class>/``) from a
+    corner-index crop dataset (``crops/train|val/<card id>/``), the images symlinked, not copied;
+    returns the number of classes and images of each."""
+    crops, out = crops.resolve(), out.resolve()
+    counts: dict[str, dict[str, int]] = {}
+    for part, which in (("rank", 0), ("suit", 1)):
+        classes, images = set(), 0
+        for split in ("train", "val"):
+            folder = crops / split
+            if not folder.is_dir():
+                raise ValueError(f"{folder}: no such folder (expected the crops/ of train corner-data)")
+            for card_dir in sorted(d for d in folder.iterdir() if d.is_dir()):
+                label = card_factors(card_dir.name)[which]
+                classes.add(label)
+                dest = out / part / split / label
+                dest.mkdir(parents=True, exist_ok=True)
+                for img in sorted(card_dir.iterdir()):
+                    link = dest / f"{card_dir.name}_{img.name}"
+                    if not link.is_symlink():
+                        os.symlink(img, link)
+                    images += 1
+        counts[part] = {"classes": len(classes), "images": images}
+    return counts
 
 
 def photograph(image_name: str) -> str:
@@ -231,6 +258,8 @@ CARD_WEIGHT_GRID = (0.0, 0.5, 1.0)
 SPLIT_PROB_GRID = (1.01, 0.95, 0.9, 0.8, 0.7, 0.6, 0.5)
 """``split_prob`` values tried once the grid's best is known (1.01: never split an outline's readings)."""
 TURNS_GRID = (1, 4, 8)
+FACTOR_WEIGHT_GRID = (0.0, 0.5, 1.0)
+"""``factor_weight`` values of the main grid when the models have rank and suit classifiers (else 0 only)."""
 
 
 def first_within(candidates: Sequence[float], f1_of: Callable[[float], float], best: float, tolerance: float,
@@ -249,20 +278,22 @@ def tune(rec, real_dir: Path, fraction: float = 0.1, target: float = 0.995) -> d
 
     Every held-out image is recognised once per ``TURNS_GRID`` value (index detector at the lowest
     ``CONF_GRID`` value), then each combination of detector confidence, ``min_prob``, ``card_weight``
-    turns, ``unread_min`` and ``readable_px`` re-merges the same readings (``close_px`` 0), then
+    turns, ``unread_min``, ``readable_px`` and (with rank and suit classifiers) ``factor_weight``
+    (:data:`FACTOR_WEIGHT_GRID`) re-merges the same readings (``close_px`` 0), then
     ``unread_min`` is lowered as far as :data:`UNREAD_MIN_TOLERANCE` allows, then ``split_prob`` is
     chosen from :data:`SPLIT_PROB_GRID` with the rest fixed, then
     ``close_px`` is raised as far as :data:`CLOSE_PX_TOLERANCE` allows; ``unsure_below`` is then the :func:`~vision.recognise.calibrate.sure_threshold` of the
     index-named cards' confidences at ``target`` precision.
     """
     from vision.recognise.calibrate import sure_threshold
-    from vision.recognise.corners import IndexParams, merge
+    from vision.recognise.corners import IndexParams, merge, mix
     from vision.recognise.evaluate import image_f1
 
     if rec.index_reader is None:
         raise ValueError(f"{rec.manifest.folder}: no index_detector/index_classifier to tune (train ship --index)")
     real_dir = real_dir.resolve()
     rec.index_reader.detector.conf = min(CONF_GRID)
+    weights = FACTOR_WEIGHT_GRID if rec.index_reader.has_factors else (0.0,)
     cases = []
     for _, frame, truth in photo_truths(real_dir, held_out=fraction):
         cards, probs = rec.whole_cards([frame])
@@ -270,7 +301,9 @@ def tune(rec, real_dir: Path, fraction: float = 0.1, target: float = 0.995) -> d
         readings = {}
         for turns in TURNS_GRID:
             rec.index_reader.turns = turns
-            readings[turns] = rec.index_reader.read([frame])[0]
+            dets, joint, factor = rec.index_reader.read_parts([frame])
+            for fw in weights:
+                readings[turns, fw] = rec.index_reader.readings(dets, mix(joint, factor, fw))[0]
         cases.append((truth, cards[0], probs[0], readings, scale))
     if not cases:
         raise ValueError(f"no held-out photographs at fraction {fraction} in {real_dir}")
@@ -278,16 +311,18 @@ def tune(rec, real_dir: Path, fraction: float = 0.1, target: float = 0.995) -> d
     def run(conf: float, params: IndexParams) -> tuple[float, list]:
         f1s, named = [], []
         for truth, cards, probs, readings, scale in cases:
-            merged = merge(cards, probs, rec.classifier.names, [r for r in readings[params.turns] if r.score >= conf],
+            merged = merge(cards, probs, rec.classifier.names, [r for r in readings[params.turns, params.factor_weight] if r.score >= conf],
                            rec.index_reader.names, params, scale)
             up = [c for c in merged if c.face_up and c.card_ids]
             f1s.append(image_f1(truth, {c.card_ids[0] for c in up})[3])
             named += [(c.confidence, c.card_ids[0] in truth) for c in up if c.named_by == "index"]
         return float(np.mean(f1s)), named
 
-    grid = [(c, IndexParams(m, w, turns=t, unread_min=u, readable_px=px)) for c in CONF_GRID for m in MIN_PROB_GRID
-            for w in CARD_WEIGHT_GRID for t in TURNS_GRID for u in UNREAD_MIN_GRID for px in READABLE_PX_GRID]
-    f1, conf, params = max(((run(c, p)[0], c, p) for c, p in grid), key=lambda x: x[0])
+    grid = [(c, IndexParams(m, w, turns=t, unread_min=u, readable_px=px, factor_weight=fw))
+            for c in CONF_GRID for m in MIN_PROB_GRID for w in CARD_WEIGHT_GRID for t in TURNS_GRID
+            for u in UNREAD_MIN_GRID for px in READABLE_PX_GRID for fw in weights]
+    # ties go to the reader without the rank and suit classifiers (factor_weight 0)
+    f1, conf, params = max(((run(c, p)[0], c, p) for c, p in grid), key=lambda x: (x[0], x[2].factor_weight == 0))
     lower = sorted(u for u in UNREAD_MIN_GRID if u < params.unread_min)
     f1, unread_min = first_within(lower, lambda u: run(conf, replace(params, unread_min=u))[0], f1,
                                   UNREAD_MIN_TOLERANCE, params.unread_min)
@@ -301,9 +336,10 @@ def tune(rec, real_dir: Path, fraction: float = 0.1, target: float = 0.995) -> d
     _, named = run(conf, params)
     unsure = sure_threshold(np.array([c for c, _ in named]), np.array([r for _, r in named]), target) if named else 1.0
     rec.index_reader.turns = params.turns
+    rec.index_reader.factor_weight = params.factor_weight
     return {"conf": conf, "min_prob": params.min_prob, "card_weight": params.card_weight, "turns": params.turns,
             "unread_min": params.unread_min, "readable_px": params.readable_px, "close_px": params.close_px,
-            "split_prob": params.split_prob,
+            "split_prob": params.split_prob, "factor_weight": params.factor_weight,
             "unsure_below": round(unsure, 4), "target": target, "per_image_f1": round(f1, 4), "images": len(cases),
             "fraction": fraction}
 

@@ -17,7 +17,8 @@ from vision.recognise.manifest import file_sha256
 from vision.train import recipe, record
 
 ROLES = {"detect": "detector", "obb": "detector", "pose": "detector", "classify": "classifier"}
-"""Default role of a run by its task; playing cards also have ``index_detector`` and ``index_classifier``."""
+"""Default role of a run by its task; playing cards also have ``index_detector`` and ``index_classifier``
+(and optionally ``index_rank_classifier`` and ``index_suit_classifier``)."""
 INDEX_ROLES = {"detect": "index_detector", "classify": "index_classifier"}
 REPO_MODELS = Path(__file__).resolve().parents[2] / "models"
 """Where ``ship`` writes by default: the repository's ``models/``."""
@@ -58,9 +59,17 @@ def add_embedding_output(path: Path) -> int:
     return int(width)
 
 
-def ship(run_dir: Path, deck: str, out: Path | None = None, size: int | None = None, index: bool = False) -> dict:
-    """Ship ``run_dir``'s best weights for ``deck`` (``index``: as a corner-index model); returns the
-    manifest entry written."""
+INDEX_PARTS = ("rank", "suit")
+"""What a factor classifier of corner indices reads (``ship --index --part``; :mod:`vision.recognise.corners`)."""
+
+
+def ship(run_dir: Path, deck: str, out: Path | None = None, size: int | None = None, index: bool = False,
+         part: str | None = None) -> dict:
+    """Ship ``run_dir``'s best weights for ``deck`` (``index``: as a corner-index model; ``part``: as
+    its rank or suit classifier, :data:`INDEX_PARTS`); returns the manifest entry written."""
+    if part is not None and (not index or part not in INDEX_PARTS):
+        raise ValueError(f"--part {part}: only a corner-index classifier (--index) is shipped as the "
+                         f"{' or '.join(INDEX_PARTS)} classifier")
     run_dir = run_dir.resolve()
     config = record.read_config(run_dir)
     task = config["recipe"]["task"]
@@ -69,6 +78,10 @@ def ship(run_dir: Path, deck: str, out: Path | None = None, size: int | None = N
     if index and task not in INDEX_ROLES:
         raise ValueError(f"{run_dir} is a {task} run; corner-index models are detect or classify runs")
     role = (INDEX_ROLES if index else ROLES)[task]
+    if part is not None:
+        if task != "classify":
+            raise ValueError(f"{run_dir} is a {task} run; an index's {part} is read by a classify run")
+        role = f"index_{part}_classifier"
     folder = (out or REPO_MODELS) / deck
     folder.mkdir(parents=True, exist_ok=True)
     best = recipe.best_weights(run_dir)
