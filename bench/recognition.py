@@ -45,6 +45,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from vision.recognise import Recogniser  # noqa: E402
 from vision.recognise.backends import available_backends  # noqa: E402
+from vision.recognise.corners import needs_reading  # noqa: E402
 from vision.recognise.enrol import enrol  # noqa: E402
 from vision.recognise.evaluate import (  # noqa: E402
     SEEN_ENOUGH,
@@ -225,9 +226,9 @@ def speed_of(args, deck: str, style_name: str) -> dict:
         t = time.perf_counter()
         dets = rec.detector.detect([frame])[0]
         t_det = time.perf_counter()
-        rec.named_outlines(frame, dets)
+        outlines = rec.named_outlines(frame, dets)[0]
         t_cls = time.perf_counter()
-        if rec.index_reader is not None:
+        if rec.index_reader is not None and needs_reading(outlines, rec.index_reader.scale(frame), rec.index_params):
             rec.index_reader.read([frame])
         t_idx = time.perf_counter()
         crops = sum(len(rec.candidates(d)) for d in dets) * (2 if rec.classifier.both_ways else 1)

@@ -440,3 +440,32 @@ def test_ship_refuses_a_rank_or_suit_part_that_is_not_a_corner_index_classifier(
         with pytest.raises(ValueError, match="--part"):
             ship.ship(tmp_path / "no-run", "playing", tmp_path / "models", index=index, part=part)
     assert not (tmp_path / "models").exists()
+
+
+def test_a_frame_is_read_unless_the_gate_is_on_and_every_card_is_too_small_to_show_an_index():
+    from vision.recognise.corners import needs_reading
+
+    small = np.array([(0, 0), (50, 0), (50, 70), (0, 70)], np.float32)  # index 0.2 × 70 = 14 px × 1.0
+    big = small * 2  # 28 px
+    on = IndexParams(close_px=16.0, skip_unreadable=True)
+    assert needs_reading([small], 1.0, IndexParams(close_px=16.0))  # the gate is off by default
+    assert not needs_reading([small, small], 1.0, on)
+    assert needs_reading([small, big], 1.0, on) and needs_reading([], 1.0, on)  # nothing found: a close-up, maybe
+    assert needs_reading([small], 2.0, on)  # the same card at twice the detector's scale
+    assert IndexParams.from_manifest({"skip_unreadable": True}).skip_unreadable
+    assert not IndexParams.from_manifest({}).skip_unreadable
+
+
+def test_the_gated_recogniser_skips_a_far_table_and_still_reads_a_close_up(monkeypatch):
+    from vision.recognise.evaluate import render_scenes
+    from vision.synth.fixed_scenes import topdown_scene
+
+    rec = Recogniser("playing", backends=("onnxruntime",))
+    rec.index_params = replace(rec.index_params, close_px=16.0, skip_unreadable=True)
+    calls = []
+    read = rec.index_reader.read
+    monkeypatch.setattr(rec.index_reader, "read", lambda frames: calls.append(len(frames)) or read(frames))
+    ((table, _),) = render_scenes("playing", ("knoll",), [19], size=(1280, 720), scene=topdown_scene)
+    photo = cv2.imread(str(corners.split_images(REAL_PHOTOS, "val")[0]))
+    assert any(c.face_up for c in rec.recognise(table)) and calls == []
+    assert any(c.named_by == "index" for c in rec.recognise(photo)) and calls == [1]

@@ -93,13 +93,17 @@ class IndexParams:
     """Unconfirmed cards are doubted only in a close-up: a frame whose kept readings have a median
     size (long side, px at the index detector's input) of at least this. Index boxes of close-up
     photographs measure about 49 px there (5 % under 19), those of rendered tables 12-16 px."""
+    skip_unreadable: bool = False
+    """Whether the index reader skips a frame where cards were found and none is big enough to show
+    an index of ``close_px`` (:func:`needs_reading`): a table seen from afar, whose indices are too
+    small to read, where the reader would cost time and find only stray readings."""
 
     @classmethod
     def from_manifest(cls, index: dict) -> IndexParams:
         kw = {k: float(index[k]) for k in ("min_prob", "card_weight", "unsure_below", "unread_min", "readable_px",
                                                    "close_px", "split_prob", "factor_weight")
               if k in index}
-        return cls(**kw, turns=int(index.get("turns", 1)))
+        return cls(**kw, turns=int(index.get("turns", 1)), skip_unreadable=bool(index.get("skip_unreadable", False)))
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -240,6 +244,16 @@ def readable(polygon, scale: float, min_px: float) -> bool:
     q = np.asarray(polygon, np.float64).reshape(4, 2)
     long_side = max(float(np.linalg.norm(q[1] - q[0])), float(np.linalg.norm(q[2] - q[1])))
     return INDEX_FRACTION * long_side * scale >= min_px
+
+
+def needs_reading(polygons: Sequence, scale: float, params: IndexParams) -> bool:
+    """Whether the index reader should read a frame in which the whole-card path outlined
+    ``polygons`` (frame px): always unless ``params.skip_unreadable``; then when no card was found
+    (a close-up too near for a whole outline) or some card is :func:`readable` at ``close_px`` at
+    ``scale`` (index-detector input px per frame px)."""
+    if not params.skip_unreadable or len(polygons) == 0:
+        return True
+    return any(readable(p, scale, params.close_px) for p in polygons)
 
 
 def split(readings: Sequence[IndexReading], index_names: Sequence[str],

@@ -30,7 +30,7 @@ import numpy as np
 from vision.cardcrop import upright
 from vision.recognise.backends import DEFAULT_ORDER, load_network
 from vision.recognise.classifier import CardClassifier
-from vision.recognise.corners import IndexParams, IndexReader, merge
+from vision.recognise.corners import IndexParams, IndexReader, merge, needs_reading
 from vision.recognise.detector import CardDetector, Detection
 from vision.recognise.duplicates import one_of_each
 from vision.recognise.geometry import leans
@@ -264,10 +264,12 @@ class Recogniser:
         cards, probs = self.whole_cards(frames)
         if self.index_reader is None:
             return [one_of_each(c) for c in cards] if self.one_of_each else cards
-        readings = self.index_reader.read(frames)
         scale = self.index_reader.scale(frames[0]) if frames else 0.0
         # with the user's own deck enrolled, the whole-card names need no index to confirm them
         params = self.index_params if self.profile is None else replace(self.index_params, unread_min=0.0)
+        wanted = [i for i, c in enumerate(cards) if needs_reading([x.polygon for x in c], scale, params)]
+        read = dict(zip(wanted, self.index_reader.read([frames[i] for i in wanted]) if wanted else [], strict=True))
+        readings = [read.get(i, []) for i in range(len(frames))]
         return [merge(c, p, self.classifier.names, r, self.index_reader.names, params, scale)
                 for c, p, r in zip(cards, probs, readings, strict=True)]
 

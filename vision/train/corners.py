@@ -286,7 +286,7 @@ def tune(rec, real_dir: Path, fraction: float = 0.1, target: float = 0.995) -> d
     index-named cards' confidences at ``target`` precision.
     """
     from vision.recognise.calibrate import sure_threshold
-    from vision.recognise.corners import IndexParams, merge, mix
+    from vision.recognise.corners import IndexParams, merge, mix, needs_reading
     from vision.recognise.evaluate import image_f1
 
     if rec.index_reader is None:
@@ -311,14 +311,16 @@ def tune(rec, real_dir: Path, fraction: float = 0.1, target: float = 0.995) -> d
     def run(conf: float, params: IndexParams) -> tuple[float, list]:
         f1s, named = [], []
         for truth, cards, probs, readings, scale in cases:
-            merged = merge(cards, probs, rec.classifier.names, [r for r in readings[params.turns, params.factor_weight] if r.score >= conf],
+            read = readings[params.turns, params.factor_weight] if needs_reading([c.polygon for c in cards], scale, params) else []
+            merged = merge(cards, probs, rec.classifier.names, [r for r in read if r.score >= conf],
                            rec.index_reader.names, params, scale)
             up = [c for c in merged if c.face_up and c.card_ids]
             f1s.append(image_f1(truth, {c.card_ids[0] for c in up})[3])
             named += [(c.confidence, c.card_ids[0] in truth) for c in up if c.named_by == "index"]
         return float(np.mean(f1s)), named
 
-    grid = [(c, IndexParams(m, w, turns=t, unread_min=u, readable_px=px, factor_weight=fw))
+    skip = rec.index_params.skip_unreadable  # kept as the manifest has it (bench/index_gate.py chooses it)
+    grid = [(c, IndexParams(m, w, turns=t, unread_min=u, readable_px=px, factor_weight=fw, skip_unreadable=skip))
             for c in CONF_GRID for m in MIN_PROB_GRID for w in CARD_WEIGHT_GRID for t in TURNS_GRID
             for u in UNREAD_MIN_GRID for px in READABLE_PX_GRID for fw in weights]
     # ties go to the reader without the rank and suit classifiers (factor_weight 0)
@@ -339,7 +341,7 @@ def tune(rec, real_dir: Path, fraction: float = 0.1, target: float = 0.995) -> d
     rec.index_reader.factor_weight = params.factor_weight
     return {"conf": conf, "min_prob": params.min_prob, "card_weight": params.card_weight, "turns": params.turns,
             "unread_min": params.unread_min, "readable_px": params.readable_px, "close_px": params.close_px,
-            "split_prob": params.split_prob, "factor_weight": params.factor_weight,
+            "split_prob": params.split_prob, "factor_weight": params.factor_weight, "skip_unreadable": params.skip_unreadable,
             "unsure_below": round(unsure, 4), "target": target, "per_image_f1": round(f1, 4), "images": len(cases),
             "fraction": fraction}
 
