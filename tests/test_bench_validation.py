@@ -69,3 +69,30 @@ def test_detector_views_keeps_one_of_each_only_when_it_removes_duplicates_and_lo
     assert views.chosen(rows) == ("once", ["mirror+once", "mirror+fuse+once"])
     rows["once"] = row(99, 3797, 320)  # removes too few duplicates: the views are judged without it
     assert views.chosen(rows) == ("shipped", ["mirror+fuse"])  # mirror alone doubles the boxes no card claims
+
+
+_speed_spec = importlib.util.spec_from_file_location(
+    "bench_index_speed", Path(__file__).resolve().parents[1] / "bench" / "index_speed.py")
+
+
+def _index_speed():
+    import sys
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+    mod = importlib.util.module_from_spec(_speed_spec)
+    _speed_spec.loader.exec_module(mod)
+    return mod
+
+
+def test_the_speed_rule_ships_the_best_held_out_f1_of_the_readers_that_fit_the_budget():
+    speed = _index_speed()
+    budget = speed.BUDGET_MS
+    rows = {"A": {"median_ms": budget + 20, "held_out_f1": 0.99},
+            "B": {"median_ms": budget - 1, "held_out_f1": 0.97},
+            "C": {"median_ms": budget, "held_out_f1": 0.98},
+            "D": {"median_ms": budget - 9, "held_out_f1": 0.98},
+            "E": {"median_ms": budget - 12, "held_out_f1": 0.96}}
+    assert speed.choose(rows) == "C", "the best F1 that fits; a tie goes to the earlier candidate"
+    rows["C"]["median_ms"] = budget + 0.1
+    assert speed.choose(rows) == "D"
+    none_fit = {n: {"median_ms": budget + k, "held_out_f1": 0.9} for k, n in enumerate("ABCDE", 1)}
+    assert speed.choose(none_fit) == "A", "when none fits, the fastest"

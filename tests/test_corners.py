@@ -469,3 +469,14 @@ def test_the_gated_recogniser_skips_a_far_table_and_still_reads_a_close_up(monke
     photo = cv2.imread(str(corners.split_images(REAL_PHOTOS, "val")[0]))
     assert any(c.face_up for c in rec.recognise(table)) and calls == []
     assert any(c.named_by == "index" for c in rec.recognise(photo)) and calls == [1]
+
+
+@pytest.mark.parametrize("flags", [["--conf-min", "0.9"], ["--turns-max", "0"]])
+def test_index_tune_refuses_a_narrowed_grid_with_nothing_left(tmp_path, capsys, flags):
+    from vision.train.cli import main
+    real = Path(__file__).resolve().parents[2] / "shared" / "datasets" / "playing-real"
+    if not real.is_dir():
+        pytest.skip("no shared playing-real dataset")
+    assert main(["index-tune", "--real", str(real), *flags]) == 2
+    err = capsys.readouterr().err
+    assert "no detector confidence" in err and ("0.9" in err or "up to 0" in err)

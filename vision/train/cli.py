@@ -10,7 +10,7 @@
     train corner-data --real DIR --out DIR [--side 64] [--copies 4] [--tune 0.1] [--art jumbo,knoll]
                       [--stretch 0] [--invert 0] [--blur 0] [--factors]
     train ship runs/NAME --deck D [--index [--part rank|suit]] [--size PX] [--models DIR]
-    train index-tune --real DIR [--models DIR] [--tune 0.1]
+    train index-tune --real DIR [--models DIR] [--tune 0.1] [--conf-min 0] [--turns-max 8]
 
 ``--render N`` renders N synthetic scenes (scene seeds S … S+N−1, split by seed mod 10: train 0-7,
 val 8) into ``runs/NAME/data/synth`` at ``--size`` px (default: ``--imgsz`` for detect/OBB, 640 for
@@ -76,6 +76,9 @@ def _parser() -> argparse.ArgumentParser:
     it.add_argument("--real", required=True, help="real playing-card dataset, e.g. ../shared/datasets/playing-real")
     it.add_argument("--models", help="models folder (default: the repository's models/)")
     it.add_argument("--tune", type=float, default=0.1, help="held-out fraction, as given to corner-data")
+    it.add_argument("--conf-min", type=float, default=0.0,
+                    help="only index-detector confidences from this (fewer index crops per frame: a faster reader)")
+    it.add_argument("--turns-max", type=int, default=8, help="at most this many views per index (1, 4 or 8)")
     return ap
 
 
@@ -313,7 +316,7 @@ def _index_tune(args: argparse.Namespace) -> int:
     from vision.train import corners
 
     rec = Recogniser("playing", args.models, backends=("onnxruntime", "openvino", "torch"))
-    result = corners.tune(rec, Path(args.real), args.tune)
+    result = corners.tune(rec, Path(args.real), args.tune, conf_min=args.conf_min, turns_max=args.turns_max)
     corners.write_index(rec, result)
     print(f"index thresholds on {result['images']} held-out train images: per-image F1 {result['per_image_f1']:.3f} "
           f"with detector conf {result['conf']}, min_prob {result['min_prob']}, card_weight {result['card_weight']}, "

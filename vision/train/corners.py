@@ -273,8 +273,13 @@ def first_within(candidates: Sequence[float], f1_of: Callable[[float], float], b
     return best, current
 
 
-def tune(rec, real_dir: Path, fraction: float = 0.1, target: float = 0.995) -> dict:
+def tune(rec, real_dir: Path, fraction: float = 0.1, target: float = 0.995, conf_min: float = 0.0,
+         turns_max: int = max(TURNS_GRID)) -> dict:
     """Index thresholds that maximise the mean per-image F1 over the held-out train photographs.
+
+    ``conf_min`` and ``turns_max`` narrow the grid to detector confidences of at least ``conf_min``
+    and to at most ``turns_max`` views per index (a cheaper reader: fewer index crops per frame, fewer
+    views of each); ValueError when that leaves no value.
 
     Every held-out image is recognised once per ``TURNS_GRID`` value (index detector at the lowest
     ``CONF_GRID`` value), then each combination of detector confidence, ``min_prob``, ``card_weight``
@@ -291,15 +296,20 @@ def tune(rec, real_dir: Path, fraction: float = 0.1, target: float = 0.995) -> d
 
     if rec.index_reader is None:
         raise ValueError(f"{rec.manifest.folder}: no index_detector/index_classifier to tune (train ship --index)")
+    confs = tuple(c for c in CONF_GRID if c >= conf_min)
+    turns_grid = tuple(t for t in TURNS_GRID if t <= turns_max)
+    if not confs or not turns_grid:
+        raise ValueError(f"no detector confidence of the grid {CONF_GRID} from {conf_min}, or no view count of "
+                         f"{TURNS_GRID} up to {turns_max}")
     real_dir = real_dir.resolve()
-    rec.index_reader.detector.conf = min(CONF_GRID)
+    rec.index_reader.detector.conf = min(confs)
     weights = FACTOR_WEIGHT_GRID if rec.index_reader.has_factors else (0.0,)
     cases = []
     for _, frame, truth in photo_truths(real_dir, held_out=fraction):
         cards, probs = rec.whole_cards([frame])
         scale = rec.index_reader.scale(frame)
         readings = {}
-        for turns in TURNS_GRID:
+        for turns in turns_grid:
             rec.index_reader.turns = turns
             dets, joint, factor = rec.index_reader.read_parts([frame])
             for fw in weights:
@@ -321,7 +331,7 @@ def tune(rec, real_dir: Path, fraction: float = 0.1, target: float = 0.995) -> d
 
     skip = rec.index_params.skip_unreadable  # kept as the manifest has it (bench/index_gate.py chooses it)
     grid = [(c, IndexParams(m, w, turns=t, unread_min=u, readable_px=px, factor_weight=fw, skip_unreadable=skip))
-            for c in CONF_GRID for m in MIN_PROB_GRID for w in CARD_WEIGHT_GRID for t in TURNS_GRID
+            for c in confs for m in MIN_PROB_GRID for w in CARD_WEIGHT_GRID for t in turns_grid
             for u in UNREAD_MIN_GRID for px in READABLE_PX_GRID for fw in weights]
     # ties go to the reader without the rank and suit classifiers (factor_weight 0)
     f1, conf, params = max(((run(c, p)[0], c, p) for c, p in grid), key=lambda x: (x[0], x[2].factor_weight == 0))
@@ -343,7 +353,7 @@ def tune(rec, real_dir: Path, fraction: float = 0.1, target: float = 0.995) -> d
             "unread_min": params.unread_min, "readable_px": params.readable_px, "close_px": params.close_px,
             "split_prob": params.split_prob, "factor_weight": params.factor_weight, "skip_unreadable": params.skip_unreadable,
             "unsure_below": round(unsure, 4), "target": target, "per_image_f1": round(f1, 4), "images": len(cases),
-            "fraction": fraction}
+            "fraction": fraction, "conf_min": conf_min, "turns_max": turns_max}
 
 
 def write_index(rec, result: dict) -> None:
