@@ -344,3 +344,9 @@ def test_playing_card_models_load_and_name_faces_and_backs():
         assert c.face_up == (c.label != "BACK")
         assert c.card_ids == ((c.label,) if c.face_up else ())
     assert accuracy(outcomes(labels, cards), 0.4)["accuracy"] >= 0.5
+
+
+def test_onnx_runtime_threads_do_not_spin_between_calls():
+    pytest.importorskip("onnxruntime")
+    net = load_network(Path(__file__).resolve().parents[1] / "models" / "hanafuda" / "classifier", ("onnxruntime",))
+    assert net._session.get_session_options().get_session_config_entry("session.intra_op.allow_spinning") == "0"

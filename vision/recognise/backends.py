@@ -66,7 +66,11 @@ def openvino_precision(kind: str = "classifier") -> str:
 
 
 class OnnxRuntimeNetwork(Network):
-    """ONNX Runtime on the CPU."""
+    """ONNX Runtime on the CPU. Its worker threads sleep between calls instead of spinning
+    (``session.intra_op.allow_spinning`` 0): a recogniser holds two to four sessions that run one
+    after another, and on 2 cores the threads one session leaves spinning steal the cores of the
+    next (bench/recognition.py's speed frame on a 2-core AMD EPYC, 2026-12-05: hanafuda 203 → 121 ms,
+    playing cards 300 → 133 ms per frame, the same answers)."""
 
     backend = "onnxruntime"
 
@@ -77,6 +81,7 @@ class OnnxRuntimeNetwork(Network):
         opts.intra_op_num_threads = _threads()
         opts.inter_op_num_threads = 1
         opts.log_severity_level = 3
+        opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
         self.path = path
         self._session = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
         self._input = self._session.get_inputs()[0].name
