@@ -288,3 +288,50 @@ def test_detections_of_a_grid_photo_lie_apart():
     other = Detection((60, 0, 114, 87), True, 0.8)
     assert apart([card, part, other]) == [card, other]
     assert apart([card, edge]) == [card, edge]  # a fifth of the smaller box: two cards
+
+
+class _ByCorner:
+    """A fake classifier network: two classes, class 0's probability is the crop's top-left pixel
+    (0..1); it records how many crops each call gets."""
+
+    backend = "fake"
+
+    def __init__(self) -> None:
+        self.calls: list[int] = []
+
+    def __call__(self, batch):
+        self.calls.append(len(batch))
+        p0 = batch[:, 0, 0, 0]
+        return [np.stack([p0, 1 - p0], axis=1), np.stack([p0, np.ones_like(p0)], axis=1)]
+
+
+def _crop(top_left: float, bottom_right: float) -> np.ndarray:
+    c = np.full((4, 4, 3), 128, np.uint8)
+    c[0, 0] = round(top_left * 255)
+    c[-1, -1] = round(bottom_right * 255)
+    return c
+
+
+def test_a_crop_is_turned_only_where_its_one_view_is_unsure():
+    from vision.recognise.classifier import CardClassifier
+
+    crops = [_crop(1.0, 0.0), _crop(0.6, 0.2), _crop(0.2, 0.8)]  # sure; unsure (0.6 / 0.4); unsure
+    net = _ByCorner()
+    cascade = CardClassifier(net, ["a", "b"], 4, both_ways=True, turn_below=0.9)
+    p, e = cascade.raw(crops)
+    assert net.calls == [3, 2]  # all three as cut, then the two unsure ones turned
+    every = CardClassifier(_ByCorner(), ["a", "b"], 4, both_ways=True)
+    p_all, e_all = every.raw(crops)
+    assert np.allclose(p[1:], p_all[1:]) and np.allclose(e[1:], e_all[1:])  # turned crops: the average
+    assert p[0] == pytest.approx([1.0, 0.0]) and p_all[0] == pytest.approx([0.5, 0.5])  # the sure one kept its view
+    none_turned = CardClassifier(_ByCorner(), ["a", "b"], 4, both_ways=True, turn_below=0.1)
+    assert np.allclose(none_turned.raw(crops)[0], CardClassifier(_ByCorner(), ["a", "b"], 4).raw(crops)[0])
+
+
+@pytest.mark.parametrize("value", [0, 1.5, "0.9", True])
+def test_a_wrong_turn_threshold_in_the_manifest_says_what_is_allowed(value):
+    from vision.recognise.recogniser import _turn_below
+
+    with pytest.raises(ValueError, match="turn_below"):
+        _turn_below({"turn_below": value})
+    assert _turn_below({}) is None and _turn_below({"turn_below": 0.99}) == 0.99

@@ -57,13 +57,16 @@ class CardClassifier:
     """Runs the classifier network on card outlines or ready crops."""
 
     def __init__(self, network: Network, names: Sequence[str], side: int, temperature: float = 1.0,
-                 both_ways: bool = False) -> None:
+                 both_ways: bool = False, turn_below: float | None = None) -> None:
         self.network = network
         self.names = tuple(names)
         self.side = side
         self.temperature = temperature
         self.both_ways = both_ways
         """Also classify each crop turned 180° and average the two (twice the work)."""
+        self.turn_below = turn_below
+        """With ``both_ways``: turn only the crops whose highest probability as cut (the network's
+        own, before the calibration temperature) is below this; None: turn every crop."""
 
     def crops(self, frame: np.ndarray, polygons: Sequence[np.ndarray]) -> list[np.ndarray]:
         """Square crops of each outline in ``frame``."""
@@ -71,7 +74,18 @@ class CardClassifier:
 
     def raw(self, crops: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
         """(probabilities, embeddings) as the network gives them (averaged over both ways up with
-        ``both_ways``), for any number of crops."""
+        ``both_ways``), for any number of crops. With ``turn_below`` too, a crop is turned only where
+        the network's highest probability for it as cut is below ``turn_below``; the others keep
+        their one view."""
+        if self.both_ways and crops and self.turn_below is not None:
+            p, e = self._raw(crops)
+            again = np.flatnonzero(p.max(axis=1) < self.turn_below)
+            if again.size:
+                p2, e2 = self._raw([crops[i][::-1, ::-1] for i in again])
+                p[again] = (p[again] + p2) / 2
+                if e.size:
+                    e[again] = (e[again] + e2) / 2
+            return p, e
         if self.both_ways and crops:
             n = len(crops)
             p, e = self._raw(list(crops) + [c[::-1, ::-1] for c in crops])

@@ -55,6 +55,17 @@ def card_ids_of(deck: str) -> dict[str, tuple[str, ...]]:
     return out
 
 
+def _turn_below(recognition: dict) -> float | None:
+    """The manifest's ``recognition.turn_below`` (a probability in (0, 1]; absent or null: None);
+    ValueError for anything else."""
+    value = recognition.get("turn_below")
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.0 < value <= 1.0:
+        raise ValueError(f"manifest recognition.turn_below is {value!r}: expected a probability in (0, 1] or null")
+    return float(value)
+
+
 @dataclass(frozen=True, slots=True)
 class RecognisedCard:
     """One card as recognised in a frame."""
@@ -106,7 +117,8 @@ class Recogniser:
             raise ValueError(f"{m.folder}/manifest.json names no classifier: ship one with `train ship`")
         self.classifier = CardClassifier(load_network(m.classifier_stem, backends), cls["names"], cls["side"],
                                          float(m.calibration.get("temperature", 1.0)),
-                                         bool(m.calibration.get("both_ways", False)))
+                                         bool(m.calibration.get("both_ways", False)),
+                                         _turn_below(m.recognition))
         self._shipped_classifier = self.classifier
         self._backends = tuple(backends) if backends else None
         self.classifier_file: Path = m.classifier_stem.with_suffix(".onnx")
@@ -165,7 +177,8 @@ class Recogniser:
         order = tuple(dict.fromkeys([b for b in self._backends or DEFAULT_ORDER if b != "torch"] + ["onnxruntime"]))
         network = load_network(onnx.with_suffix(""), order)
         base = self._shipped_classifier
-        self.classifier = CardClassifier(network, base.names, base.side, base.temperature, base.both_ways)
+        self.classifier = CardClassifier(network, base.names, base.side, base.temperature, base.both_ways,
+                                         base.turn_below)
         self.classifier_file = onnx
         self.classifier_tuned = True
 
