@@ -13,7 +13,8 @@ similarity to a reference at temperature τ — and the two are blended
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numpy as np
@@ -67,6 +68,15 @@ class CardClassifier:
         self.turn_below = turn_below
         """With ``both_ways``: turn only the crops whose highest probability as cut (the network's
         own, before the calibration temperature) is below this; None: turn every crop."""
+
+    @contextmanager
+    def turning_every_crop(self) -> Iterator[None]:
+        """Within the block, with ``both_ways``, every crop is turned (``turn_below`` set aside)."""
+        kept, self.turn_below = self.turn_below, None
+        try:
+            yield
+        finally:
+            self.turn_below = kept
 
     def crops(self, frame: np.ndarray, polygons: Sequence[np.ndarray]) -> list[np.ndarray]:
         """Square crops of each outline in ``frame``."""

@@ -9,6 +9,10 @@ card.
 The classifier decides face up or down (its classes include the back); the detector's own
 face-up/back guess is kept as ``detector_face_up``.
 
+With the manifest's ``calibration.both_ways`` each crop is also classified turned 180° and the two
+views averaged; ``recognition.turn_below`` limits that to the crops whose one view is below that
+probability (chosen by ``bench/turn_below.py``: the same cards named, about a quarter less time).
+
 A card is ``unsure`` when its calibrated confidence is below the manifest's ``unsure_below``
 (chosen on held-out rendered scenes so that the sure answers are right at least 99.5 % of the
 time). Plain cards are named by month (``03-plain``): they are interchangeable in play, and
@@ -21,6 +25,7 @@ Playing cards whose manifest has corner-index models are also read by their prin
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -247,7 +252,7 @@ class Recogniser:
         n = len(self.classifier.names)
         if not crops:
             return [([], np.zeros((0, n)), np.zeros((0, 0), np.float32)) for _ in frames]
-        probs, embs = score(crops)
+        probs, embs = self._scored(crops, owner, score)
         best: dict[tuple[int, int], int] = {}
         top = probs.max(axis=1)
         for j, key in enumerate(owner):
@@ -258,6 +263,25 @@ class Recogniser:
             picks = [best[(f, k)] for k in range(len(ds))]
             out.append(([candidates[j] for j in picks], probs[picks], embs[picks]))
         return out
+
+    def _scored(self, crops: list[np.ndarray], owner: list, score) -> tuple[np.ndarray, np.ndarray]:
+        """``score(crops)``, except that the crops of a detection allowing two outlines are all turned
+        180° (the classifier's ``turn_below`` set aside for them): the outline is chosen by its highest
+        probability, which must come from the same views for both."""
+        shared = {key for key, n in Counter(owner).items() if n > 1}
+        if not shared or self.classifier.turn_below is None:
+            return score(crops)
+        two = [j for j, key in enumerate(owner) if key in shared]
+        one = [j for j, key in enumerate(owner) if key not in shared]
+        with self.classifier.turning_every_crop():
+            p2, e2 = score([crops[j] for j in two])
+        p1, e1 = score([crops[j] for j in one]) if one else (None, None)
+        probs = np.zeros((len(crops), p2.shape[1]), p2.dtype)
+        embs = np.zeros((len(crops), e2.shape[1]), e2.dtype)
+        probs[two], embs[two] = p2, e2
+        if one:
+            probs[one], embs[one] = p1, e1
+        return probs, embs
 
     def probabilities(self, crops: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
         """(calibrated probabilities, embeddings) of crops, with the profile blended in if loaded."""
