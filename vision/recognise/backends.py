@@ -22,10 +22,12 @@ from pathlib import Path
 import numpy as np
 
 BACKENDS = ("onnxruntime", "openvino", "torch")
-DEFAULT_ORDER = ("openvino", "onnxruntime", "torch")
-"""Preference when nothing is asked for, the fastest first as measured on this project's 2-core CPU
-(bench/recognition.py, a 1280 × 720 frame with 21 cards at least half in view, 36 found: OpenVINO 83 ms,
-ONNX Runtime 102 ms, PyTorch 121 ms per frame)."""
+DEFAULT_ORDER = ("onnxruntime", "openvino", "torch")
+"""Preference when nothing is asked for, the fastest first as measured on this project's 2-core CPU by
+``bench/backend_order.py`` (2026-12-05, AMD EPYC, AVX2; bench/recognition.py's speed frames, median
+of 30 in turn, turn_below 0.9): ONNX Runtime 94.9 / 109.5 ms against OpenVINO 104.6 / 123.2 ms for
+hanafuda / playing cards. OpenVINO came first before ONNX Runtime's threads stopped spinning
+between calls (2026-12-02, another CPU: OpenVINO 83 ms, ONNX Runtime 102 ms, PyTorch 121 ms)."""
 
 
 class Network:
