@@ -222,17 +222,22 @@ def speed_of(args, deck: str, style_name: str) -> dict:
                 t = time.perf_counter()
                 other.recognise(frame)
                 other_times.append((time.perf_counter() - t) * 1000)
-        # the stages apart: detector, outlines cut and classified (both leans a box allows), corner indices
+        # the stages apart: detector, outlines cut and classified (both leans a box allows; crops: as classified,
+        # turned ones included), corner indices
+        network, seen = rec.classifier.network, []
+        rec.classifier.network = lambda batch, network=network, seen=seen: seen.append(len(batch)) or network(batch)  # counts crops
         t = time.perf_counter()
         dets = rec.detector.detect([frame])[0]
         t_det = time.perf_counter()
         outlines = rec.named_outlines(frame, dets)[0]
         t_cls = time.perf_counter()
+        rec.classifier.network = network
         if rec.index_reader is not None and needs_reading(outlines, rec.index_reader.scale(frame), rec.index_params):
             rec.index_reader.read([frame])
         t_idx = time.perf_counter()
-        crops = sum(len(rec.candidates(d)) for d in dets) * (2 if rec.classifier.both_ways else 1)
-        out[backend] = {"both_ways": rec.classifier.both_ways, "median_ms": round(statistics.median(times), 1),
+        crops = sum(seen)
+        out[backend] = {"both_ways": rec.classifier.both_ways, "turn_below": rec.classifier.turn_below,
+                        "median_ms": round(statistics.median(times), 1),
                         "min_ms": round(min(times), 1), "cards_found": len(cards), "classifier_crops": crops,
                         "detector_ms": round((t_det - t) * 1000, 1),
                         "classifier_ms": round((t_cls - t_det) * 1000, 1),
