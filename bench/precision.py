@@ -42,7 +42,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from recognition import SPEED_STYLES, speed_frame  # noqa: E402  (bench/, the script's own folder)
-from validation import REPO, holds, rows_of, variants_measured, write  # noqa: E402
+from validation import add_setting_arguments, holds, rows_of, variants_measured, write  # noqa: E402
 
 from vision.recognise import Recogniser  # noqa: E402
 
@@ -99,15 +99,7 @@ def paired_speed(recs: dict, frame: np.ndarray, repeats: int) -> dict:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--decks", default="hanafuda,playing")
-    ap.add_argument("--models", help="models folder (default: the repository's models/)")
-    ap.add_argument("--scenes", type=int, default=200, help="any-view 640x640 validation scenes")
-    ap.add_argument("--frames", type=int, default=100, help="top-down 1280x720 validation frames")
-    ap.add_argument("--repeats", type=int, default=20, help="timed frames per precision")
-    ap.add_argument("--seed", type=int, default=700000, help="first seed of bench/recognition.py's speed frame")
-    ap.add_argument("--art-dir", default=str(REPO.parent / "shared" / "assets"))
-    ap.add_argument("--real", default=str(REPO.parent / "shared" / "datasets" / "playing-real"))
-    ap.add_argument("--json", default=str(REPO / "bench" / "out" / "precision.json"))
+    add_setting_arguments(ap, "precision.json", "precision")
     args = ap.parse_args()
     decks = [d for d in args.decks.split(",") if d]
     asked = os.environ.get("FUDABA_OPENVINO_PRECISION")

@@ -39,7 +39,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from precision import F1_TOLERANCE, heldout_real_f1, paired_speed  # noqa: E402  (bench/, the script's own folder)
 from recognition import SPEED_STYLES, speed_frame  # noqa: E402
-from validation import REPO, holds, rows_of, variants_measured, write  # noqa: E402
+from validation import add_setting_arguments, holds, rows_of, variants_measured, write  # noqa: E402
 
 from vision.recognise import Recogniser  # noqa: E402
 
@@ -71,15 +71,7 @@ def recognisers(deck: str, models: str | None) -> dict:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--decks", default="hanafuda,playing")
-    ap.add_argument("--models", help="models folder (default: the repository's models/)")
-    ap.add_argument("--scenes", type=int, default=200, help="any-view 640x640 validation scenes")
-    ap.add_argument("--frames", type=int, default=100, help="top-down 1280x720 validation frames")
-    ap.add_argument("--repeats", type=int, default=20, help="timed frames per setting")
-    ap.add_argument("--seed", type=int, default=700000, help="first seed of bench/recognition.py's speed frame")
-    ap.add_argument("--art-dir", default=str(REPO.parent / "shared" / "assets"))
-    ap.add_argument("--real", default=str(REPO.parent / "shared" / "datasets" / "playing-real"))
-    ap.add_argument("--json", default=str(REPO / "bench" / "out" / "turn_below.json"))
+    add_setting_arguments(ap, "turn_below.json", "setting")
     args = ap.parse_args()
     decks = [d for d in args.decks.split(",") if d]
     out: dict = {"scenes": args.scenes, "frames": args.frames, "repeats": args.repeats, "decks": {}}
