@@ -350,3 +350,27 @@ def test_onnx_runtime_threads_do_not_spin_between_calls():
     pytest.importorskip("onnxruntime")
     net = load_network(Path(__file__).resolve().parents[1] / "models" / "hanafuda" / "classifier", ("onnxruntime",))
     assert net._session.get_session_options().get_session_config_entry("session.intra_op.allow_spinning") == "0"
+
+
+def test_with_a_deck_profile_every_crop_is_turned(rec, frames):
+    """The manifest turns only the unsure crops; a profile's references were made with every crop
+    turned, so recognition with a profile turns every crop too."""
+    image, labels = frames[0]
+    crops = rec.classifier.crops(image, [np.asarray(c.polygon) for c in labels.cards if c.visible > 0.9][:6])
+    network, given = rec.classifier.network, []
+    rec.classifier.network = lambda batch: given.append(len(batch)) or network(batch)
+    try:
+        assert rec.classifier.turn_below is not None
+        rec.probabilities(crops)
+        alone = sum(given)
+        dim = rec.manifest.classifier["embedding"]
+        profile = DeckProfile("hanafuda", rec.classifier_sha256(), rec.classifier.names,
+                              np.eye(2, dim, dtype=np.float32), np.array([1, 2]), {"photos": []})
+        rec.use_profile(profile)
+        given.clear()
+        rec.probabilities(crops)
+        assert sum(given) == 2 * len(crops) > alone
+        assert rec.classifier.turn_below is not None  # set aside only while classifying
+    finally:
+        rec.use_profile(None)
+        rec.classifier.network = network

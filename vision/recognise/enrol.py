@@ -309,8 +309,16 @@ def enrol(recogniser: Recogniser, photos: Sequence[str | Path], extras: bool = F
 
     ``practice_scenes``: scenes rendered with the photographed faces to fit the head on (None:
     :data:`PRACTICE_SCENES`; 0: the head is fitted to the photos' own references only). The
-    profile belongs to the recogniser's current classifier (a fine-tuned one included).
+    profile belongs to the recogniser's current classifier (a fine-tuned one included). Every crop
+    is classified both ways up (the manifest's ``turn_below`` set aside), as recognition with a
+    profile does (:meth:`Recogniser.probabilities`).
     """
+    with recogniser.classifier.turning_every_crop():
+        return _enrol(recogniser, photos, extras, seed, practice_scenes)
+
+
+def _enrol(recogniser: Recogniser, photos: Sequence[str | Path], extras: bool, seed: int,
+           practice_scenes: int | None) -> tuple[DeckProfile, list[EnrolledPhoto]]:
     practice_scenes = PRACTICE_SCENES if practice_scenes is None else practice_scenes
     deck = recogniser.deck
     names = recogniser.classifier.names

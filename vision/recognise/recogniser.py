@@ -11,7 +11,8 @@ face-up/back guess is kept as ``detector_face_up``.
 
 With the manifest's ``calibration.both_ways`` each crop is also classified turned 180° and the two
 views averaged; ``recognition.turn_below`` limits that to the crops whose one view is below that
-probability (chosen by ``bench/turn_below.py``: the same cards named, about a quarter less time).
+probability (chosen by ``bench/turn_below.py``: the same cards named, about a quarter less time),
+except with a deck profile, which was made with every crop turned.
 
 A card is ``unsure`` when its calibrated confidence is below the manifest's ``unsure_below``
 (chosen on held-out rendered scenes so that the sure answers are right at least 99.5 % of the
@@ -284,8 +285,16 @@ class Recogniser:
         return probs, embs
 
     def probabilities(self, crops: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-        """(calibrated probabilities, embeddings) of crops, with the profile blended in if loaded."""
-        scores = self.classifier.classify(crops)
+        """(calibrated probabilities, embeddings) of crops, with the profile blended in if loaded.
+        With a profile every crop is classified both ways up (``turn_below`` set aside): the profile's
+        references and its ``unsure_below`` were made so (:func:`vision.recognise.enrol.enrol`), and
+        with one view kept, a third to a half of an enrolled deck's cards came out unsure (2026-12-05,
+        bench/recognition.py's unseen section: 25.6 % and 51.6 % against 21.7 % and 10.4 %)."""
+        if self.profile is None:
+            scores = self.classifier.classify(crops)
+        else:
+            with self.classifier.turning_every_crop():
+                scores = self.classifier.classify(crops)
         probs = scores.probs
         if self.profile is not None and len(crops):
             sims, temperature = self.profile.class_scores(scores.embeddings)
