@@ -26,8 +26,7 @@ DEFAULT_ORDER = ("onnxruntime", "openvino", "torch")
 """Preference when nothing is asked for, the fastest first as measured on this project's 2-core CPU by
 ``bench/backend_order.py`` (2026-12-05, AMD EPYC, AVX2; bench/recognition.py's speed frames, median
 of 30 in turn, turn_below 0.9): ONNX Runtime 94.9 / 109.5 ms against OpenVINO 104.6 / 123.2 ms for
-hanafuda / playing cards. OpenVINO came first before ONNX Runtime's threads stopped spinning
-between calls (2026-12-02, another CPU: OpenVINO 83 ms, ONNX Runtime 102 ms, PyTorch 121 ms)."""
+hanafuda / playing cards."""
 
 
 class Network:

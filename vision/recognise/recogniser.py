@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -286,15 +287,10 @@ class Recogniser:
 
     def probabilities(self, crops: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
         """(calibrated probabilities, embeddings) of crops, with the profile blended in if loaded.
-        With a profile every crop is classified both ways up (``turn_below`` set aside): the profile's
-        references and its ``unsure_below`` were made so (:func:`vision.recognise.enrol.enrol`), and
-        with one view kept, a third to a half of an enrolled deck's cards came out unsure (2026-12-05,
-        bench/recognition.py's unseen section: 25.6 % and 51.6 % against 21.7 % and 10.4 %)."""
-        if self.profile is None:
+        With a profile every crop is classified both ways up (``turn_below`` set aside), as the
+        profile's references and its ``unsure_below`` were made (:func:`vision.recognise.enrol.enrol`)."""
+        with self.classifier.turning_every_crop() if self.profile is not None else nullcontext():
             scores = self.classifier.classify(crops)
-        else:
-            with self.classifier.turning_every_crop():
-                scores = self.classifier.classify(crops)
         probs = scores.probs
         if self.profile is not None and len(crops):
             sims, temperature = self.profile.class_scores(scores.embeddings)
