@@ -229,10 +229,10 @@ def speed_of(args, deck: str, style_name: str) -> dict:
         t = time.perf_counter()
         dets = rec.detector.detect([frame])[0]
         t_det = time.perf_counter()
-        outlines = rec.named_outlines(frame, dets)[0]
+        whole = rec.named_detections([frame], [dets])[0][0]
         t_cls = time.perf_counter()
         rec.classifier.network = network
-        if rec.index_reader is not None and needs_reading(outlines, rec.index_reader.scale(frame), rec.index_params):
+        if rec.index_reader is not None and needs_reading(whole, rec.index_reader.scale(frame), rec.index_params):
             rec.index_reader.read([frame])
         t_idx = time.perf_counter()
         crops = sum(seen)

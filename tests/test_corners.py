@@ -442,16 +442,24 @@ def test_ship_refuses_a_rank_or_suit_part_that_is_not_a_corner_index_classifier(
     assert not (tmp_path / "models").exists()
 
 
-def test_a_frame_is_read_unless_the_gate_is_on_and_every_card_is_too_small_to_show_an_index():
+def test_a_frame_is_read_unless_the_gate_is_on_and_a_sure_card_shows_every_card_too_small_for_an_index():
+    from types import SimpleNamespace
+
     from vision.recognise.corners import needs_reading
+
+    def card(poly, face_up=True, unsure=False):
+        return SimpleNamespace(polygon=poly, face_up=face_up, unsure=unsure)
 
     small = np.array([(0, 0), (50, 0), (50, 70), (0, 70)], np.float32)  # index 0.2 × 70 = 14 px × 1.0
     big = small * 2  # 28 px
     on = IndexParams(close_px=16.0, skip_unreadable=True)
-    assert needs_reading([small], 1.0, IndexParams(close_px=16.0))  # the gate is off by default
-    assert not needs_reading([small, small], 1.0, on)
-    assert needs_reading([small, big], 1.0, on) and needs_reading([], 1.0, on)  # nothing found: a close-up, maybe
-    assert needs_reading([small], 2.0, on)  # the same card at twice the detector's scale
+    assert needs_reading([card(small)], 1.0, IndexParams(close_px=16.0))  # the gate is off by default
+    assert not needs_reading([card(small), card(small)], 1.0, on)
+    assert needs_reading([card(small), card(big)], 1.0, on) and needs_reading([], 1.0, on)  # nothing found: a close-up, maybe
+    assert needs_reading([card(small)], 2.0, on)  # the same card at twice the detector's scale
+    # no face-up card named sure: the whole-card path failed here, its outlines measure nothing
+    assert needs_reading([card(small, unsure=True), card(small, face_up=False)], 1.0, on)
+    assert not needs_reading([card(small, unsure=True), card(small)], 1.0, on)
     assert IndexParams.from_manifest({"skip_unreadable": True}).skip_unreadable
     assert not IndexParams.from_manifest({}).skip_unreadable
 

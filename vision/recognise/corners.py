@@ -94,9 +94,10 @@ class IndexParams:
     size (long side, px at the index detector's input) of at least this. Index boxes of close-up
     photographs measure about 49 px there (5 % under 19), those of rendered tables 12-16 px."""
     skip_unreadable: bool = False
-    """Whether the index reader skips a frame where cards were found and none is big enough to show
-    an index of ``close_px`` (:func:`needs_reading`): a table seen from afar, whose indices are too
-    small to read, where the reader would cost time and find only stray readings."""
+    """Whether the index reader skips a frame where some face-up card was named sure and no card is
+    big enough to show an index of ``close_px`` (:func:`needs_reading`): a table seen from afar,
+    whose indices are too small to read, where the reader would cost time and find only stray
+    readings."""
 
     @classmethod
     def from_manifest(cls, index: dict) -> IndexParams:
@@ -246,14 +247,17 @@ def readable(polygon, scale: float, min_px: float) -> bool:
     return INDEX_FRACTION * long_side * scale >= min_px
 
 
-def needs_reading(polygons: Sequence, scale: float, params: IndexParams) -> bool:
-    """Whether the index reader should read a frame in which the whole-card path outlined
-    ``polygons`` (frame px): always unless ``params.skip_unreadable``; then when no card was found
-    (a close-up too near for a whole outline) or some card is :func:`readable` at ``close_px`` at
-    ``scale`` (index-detector input px per frame px)."""
-    if not params.skip_unreadable or len(polygons) == 0:
+def needs_reading(cards: Sequence, scale: float, params: IndexParams) -> bool:
+    """Whether the index reader should read a frame in which the whole-card path found ``cards``
+    (each with ``polygon`` in frame px, ``face_up`` and ``unsure``): always unless
+    ``params.skip_unreadable``; then unless the frame is a table seen from afar that the whole-card
+    path already reads: some face-up card named sure, and no card :func:`readable` at ``close_px``
+    at ``scale`` (index-detector input px per frame px). A frame with no card named sure is read
+    whatever the outlines imply: where the whole-card path fails (a close-up photograph, a deck
+    unlike the training art) its outlines are no measure of the indices."""
+    if not params.skip_unreadable or not any(c.face_up and not c.unsure for c in cards):
         return True
-    return any(readable(p, scale, params.close_px) for p in polygons)
+    return any(readable(c.polygon, scale, params.close_px) for c in cards)
 
 
 def split(readings: Sequence[IndexReading], index_names: Sequence[str],

@@ -309,7 +309,7 @@ class Recogniser:
         scale = self.index_reader.scale(frames[0]) if frames else 0.0
         # with the user's own deck enrolled, the whole-card names need no index to confirm them
         params = self.index_params if self.profile is None else replace(self.index_params, unread_min=0.0)
-        wanted = [i for i, c in enumerate(cards) if needs_reading([x.polygon for x in c], scale, params)]
+        wanted = [i for i, c in enumerate(cards) if needs_reading(c, scale, params)]
         read = dict(zip(wanted, self.index_reader.read([frames[i] for i in wanted]) if wanted else [], strict=True))
         readings = [read.get(i, []) for i in range(len(frames))]
         return [merge(c, p, self.classifier.names, r, self.index_reader.names, params, scale)
@@ -317,9 +317,13 @@ class Recogniser:
 
     def whole_cards(self, frames: Sequence[np.ndarray]) -> tuple[list[list[RecognisedCard]], list[np.ndarray]]:
         """The cards each frame's whole-card detector and classifier find, and their probabilities."""
-        dets = self.detector.detect(frames)
+        return self.named_detections(frames, self.detector.detect(frames))
+
+    def named_detections(self, frames: Sequence[np.ndarray], detections: Sequence[Sequence[Detection]],
+                         ) -> tuple[list[list[RecognisedCard]], list[np.ndarray]]:
+        """The cards the whole-card classifier names at each frame's ``detections``, and their probabilities."""
         out, per_frame = [], []
-        for ds, (polys, probs, _) in zip(dets, self._choose(frames, dets), strict=True):
+        for ds, (polys, probs, _) in zip(detections, self._choose(frames, detections), strict=True):
             out.append([self._card(d, p, probs[i]) for i, (d, p) in enumerate(zip(ds, polys, strict=True))])
             per_frame.append(probs)
         return out, per_frame

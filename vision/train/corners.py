@@ -321,7 +321,7 @@ def tune(rec, real_dir: Path, fraction: float = 0.1, target: float = 0.995, conf
     def run(conf: float, params: IndexParams) -> tuple[float, list]:
         f1s, named = [], []
         for truth, cards, probs, readings, scale in cases:
-            read = readings[params.turns, params.factor_weight] if needs_reading([c.polygon for c in cards], scale, params) else []
+            read = readings[params.turns, params.factor_weight] if needs_reading(cards, scale, params) else []
             merged = merge(cards, probs, rec.classifier.names, [r for r in read if r.score >= conf],
                            rec.index_reader.names, params, scale)
             up = [c for c in merged if c.face_up and c.card_ids]
