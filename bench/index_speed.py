@@ -26,10 +26,16 @@ machine). The one shipped is, of those that fit, the one with the highest held-o
 Runtime; ties: the earlier); when none fits, the fastest. The real val split, the rendered test
 scenes and the speed frame of ``bench/recognition.py`` are measured after the choice.
 
-    python bench/index_speed.py --candidate A=DIR --candidate B=DIR ... [--repeats 10]
-        [--json bench/out/index-speed.json]
+Second run (2026-12-05, second session; this paragraph committed before it ran). Two things the
+first run rested on changed: ONNX Runtime is now the first backend (``bench/backend_order.py``),
+and the reader skips a table seen from afar (``index.skip_unreadable``, ``bench/index_gate.py``).
+The rule is the same, timed with ``--backend`` (default: the first available backend of the
+default order, ONNX Runtime here), on two candidates: ``A``, the rank × suit networks and the
+``index`` settings ``index-tune`` gave them in 1cd6737, put onto the shipped models (the gate on, as
+shipped); and ``B``, the shipped models.
 
-Needs OpenVINO (the ``openvino`` or ``train`` extra).
+    python bench/index_speed.py --candidate A=DIR --candidate B=DIR ... [--repeats 10]
+        [--backend openvino] [--json bench/out/index-speed.json]
 """
 
 from __future__ import annotations
@@ -46,10 +52,11 @@ from index_gate import held_out_f1  # noqa: E402  (bench/, the script's own fold
 from validation import REPO, TOPDOWN_SEED, write  # noqa: E402
 
 from vision.recognise import Recogniser  # noqa: E402
+from vision.recognise.backends import available_backends  # noqa: E402
 from vision.recognise.calibrate import val_seeds  # noqa: E402
 
 BUDGET_MS = 95.0
-"""A candidate fits when its median OpenVINO time per validation frame is at most this (ms)."""
+"""A candidate fits when its median time per validation frame (``--backend``) is at most this (ms)."""
 ORDER = ("A", "B", "C", "D", "E")
 """The candidates of the rule (docstring), in its order."""
 FRAMES_PER_STYLE = 3
@@ -92,6 +99,8 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--candidate", action="append", required=True, metavar="NAME=DIR",
                     help=f"a candidate of the rule ({', '.join(ORDER)}) and its models folder")
+    ap.add_argument("--backend", default=available_backends()[0],
+                    help="backend the candidates are timed with (default: the first available of the default order)")
     ap.add_argument("--repeats", type=int, default=10, help="rounds over the frames, candidates in turn")
     ap.add_argument("--art-dir", default=str(REPO.parent / "shared" / "assets"))
     ap.add_argument("--real", default=str(REPO.parent / "shared" / "datasets" / "playing-real"))
@@ -114,7 +123,7 @@ def main() -> int:
                       "turns": p.turns, "factor_weight": p.factor_weight}
         print(f"  {name}: held-out per-image F1 {f1:.4f} on {images} train photographs "
               f"(index conf {rows[name]['index_conf']}, {p.turns} views, rank × suit weight {p.factor_weight})")
-    recs = {n: Recogniser("playing", f, ("openvino",)) for n, f in folders.items()}
+    recs = {n: Recogniser("playing", f, (args.backend,)) for n, f in folders.items()}
     frames = validation_frames(recs[next(iter(recs))].manifest.styles, args.art_dir)
     for rec in recs.values():
         for image, *_ in frames:
@@ -129,11 +138,11 @@ def main() -> int:
     for n in recs:
         rows[n]["median_ms"] = round(statistics.median(times[n]), 1)
         rows[n]["fits"] = rows[n]["median_ms"] <= BUDGET_MS
-        print(f"  {n}: median {rows[n]['median_ms']:.1f} ms per validation frame (OpenVINO), "
+        print(f"  {n}: median {rows[n]['median_ms']:.1f} ms per validation frame ({args.backend}), "
               f"{'fits' if rows[n]['fits'] else 'over'} {BUDGET_MS:.0f} ms")
     chosen = choose(rows)
     print(f"  by the rule (docstring): {chosen} ships ({folders[chosen]})")
-    write({"candidates": rows, "chosen": chosen, "budget_ms": BUDGET_MS, "repeats": args.repeats,
+    write({"candidates": rows, "chosen": chosen, "budget_ms": BUDGET_MS, "backend": args.backend, "repeats": args.repeats,
            "frames": [{"style": s, "seed": seed, "cards_half_in_view": k} for _, s, seed, k in frames],
            "seconds": round(time.perf_counter() - t0, 1)}, Path(args.json))
     return 0
