@@ -58,31 +58,3 @@ def test_a_manifest_one_deck_must_be_true_or_false(tmp_path, value):
     (dst / "manifest.json").write_text(json.dumps(m))
     with pytest.raises(ValueError, match="one_deck"):
         Recogniser("hanafuda", tmp_path, ("onnxruntime",))
-
-
-def test_the_recogniser_renames_the_less_likely_of_two_cards_given_one_face():
-    from vision.recognise import Recogniser
-    from vision.recognise.recogniser import RecognisedCard
-
-    rec = Recogniser("hanafuda", backends=("onnxruntime",))
-    names = rec.classifier.names
-    probs = np.full((3, len(names)), 1e-4)
-    probs[0, names.index("08-geese")], probs[0, names.index("08-moon")] = 0.9, 0.09
-    probs[1, names.index("08-geese")], probs[1, names.index("08-moon")] = 0.6, 0.39
-    probs[2, names.index("back")] = 0.99
-    probs /= probs.sum(axis=1, keepdims=True)
-
-    def card(i, label, x):
-        return RecognisedCard(label=label, card_ids=(), face_up=label != "back", polygon=((x, 0),) * 4,
-                              box=(x, 0, x + 50, 80), confidence=float(probs[i].max()), unsure=False,
-                              detection_score=0.9, detector_face_up=True, alternatives=())
-
-    cards = [card(0, "08-geese", 0), card(1, "08-geese", 100), card(2, "back", 200)]
-    rec.one_deck = False
-    assert [c.label for c in rec._kept(cards, probs)] == ["08-geese", "08-geese", "back"]
-    rec.one_deck = True
-    kept = rec._kept(cards, probs)
-    assert [c.label for c in kept] == ["08-geese", "08-moon", "back"]
-    assert kept[0] is cards[0] and kept[2] is cards[2]
-    assert kept[1].card_ids == ("08-moon",) and abs(kept[1].confidence - probs[1, names.index("08-moon")]) < 1e-9
-    assert kept[1].unsure and kept[1].alternatives[0][0] == "08-geese"
