@@ -464,6 +464,17 @@ def test_a_frame_is_read_unless_the_gate_is_on_and_a_sure_card_shows_every_card_
     assert not IndexParams.from_manifest({}).skip_unreadable
 
 
+def test_the_shipped_playing_reader_is_gated_and_reads_rank_and_suit():
+    from vision.recognise.manifest import load_manifest
+
+    m = load_manifest("playing")
+    params = IndexParams.from_manifest(m.index)
+    assert params.skip_unreadable and params.close_px > 0  # bench/index_gate.py, second gate
+    assert m.index_rank_classifier and m.index_suit_classifier and params.factor_weight > 0  # bench/index_speed.py, second run
+    for entry in (m.index_rank_classifier, m.index_suit_classifier):
+        assert (m.folder / f"{entry['stem']}.onnx").is_file()
+
+
 def test_the_gated_recogniser_skips_a_far_table_and_still_reads_a_close_up(monkeypatch):
     from vision.recognise.evaluate import render_scenes
     from vision.synth.fixed_scenes import topdown_scene
