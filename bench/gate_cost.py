@@ -2,7 +2,8 @@
 
 The speed frame of ``bench/recognition.py`` is recognised with the manifest's ``index`` settings and
 with ``skip_unreadable`` set aside (the reader runs, as on a far table of a deck whose whole cards
-are never named sure), the two taking turns frame by frame; medians in ms.
+are never named sure), the two taking turns frame by frame after 3 warm-up frames
+(``precision.paired_speed``); medians in ms.
 
     python bench/gate_cost.py [--models DIR] [--backend onnxruntime] [--repeats 20]
         [--json bench/out/gate-cost.json]
@@ -11,15 +12,14 @@ are never named sure), the two taking turns frame by frame; medians in ms.
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
-import time
 from dataclasses import replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from recognition import SPEED_STYLES, speed_frame  # noqa: E402  (bench/, the script's own folder)
+from precision import paired_speed  # noqa: E402  (bench/, the script's own folder)
+from recognition import SPEED_STYLES, speed_frame  # noqa: E402
 from validation import REPO, write  # noqa: E402
 
 from vision.recognise import Recogniser  # noqa: E402
@@ -35,21 +35,13 @@ def main() -> int:
     ap.add_argument("--json", default=str(REPO / "bench" / "out" / "gate-cost.json"))
     args = ap.parse_args()
     frame, info = speed_frame("playing", SPEED_STYLES["playing"], args.seed)
-    rec = Recogniser("playing", args.models, (args.backend,))
-    if rec.index_reader is None:
+    recs = {name: Recogniser("playing", args.models, (args.backend,)) for name in ("as shipped", "gate set aside")}
+    if recs["as shipped"].index_reader is None:
         ap.error("the playing models have no corner-index reader")
-    settings = {"as shipped": rec.index_params, "gate set aside": replace(rec.index_params, skip_unreadable=False)}
-    times: dict[str, list[float]] = {k: [] for k in settings}
-    for _ in range(3):
-        rec.recognise(frame)
-    for _ in range(args.repeats):
-        for name, params in settings.items():
-            rec.index_params = params
-            t = time.perf_counter()
-            rec.recognise(frame)
-            times[name].append((time.perf_counter() - t) * 1000)
-    rows = {k: {"median_ms": round(statistics.median(v), 1), "skip_unreadable": settings[k].skip_unreadable}
-            for k, v in times.items()}
+    aside = recs["gate set aside"]
+    aside.index_params = replace(aside.index_params, skip_unreadable=False)
+    medians = paired_speed(recs, frame, args.repeats)
+    rows = {k: {"median_ms": ms, "skip_unreadable": recs[k].index_params.skip_unreadable} for k, ms in medians.items()}
     for k, r in rows.items():
         print(f"speed frame, playing, {args.backend}, {k}: median {r['median_ms']} ms of {args.repeats}")
     write({"frame": info, "backend": args.backend, "repeats": args.repeats, "settings": rows}, Path(args.json))

@@ -2,7 +2,7 @@
 ``index.skip_unreadable``, :func:`vision.recognise.corners.needs_reading`).
 
 On a table seen from afar (the 1280 × 720 top-down frames) a card's index is a few pixels at the
-index detector's input: nothing there can be read, yet the reader's detector and classifier (8
+index detector's input: nothing there can be read, yet the reader's detector and classifiers (8
 views of each index) still run on whatever it takes for an index, and their stray readings can
 rename cards. With ``skip_unreadable`` the reader skips a frame in which the whole-card path named
 some face-up card sure and no card is big enough to show an index of ``close_px`` (the merge's own
