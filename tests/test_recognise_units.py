@@ -335,3 +335,50 @@ def test_a_wrong_turn_threshold_in_the_manifest_says_what_is_allowed(value):
     with pytest.raises(ValueError, match="turn_below"):
         _turn_below({"turn_below": value})
     assert _turn_below({}) is None and _turn_below({"turn_below": 0.99}) == 0.99
+
+
+class _Fixed:
+    """A fake fine-stage network: the same two-class probabilities for every crop; records input shapes."""
+
+    backend = "fake"
+
+    def __init__(self, probs) -> None:
+        self.probs = np.asarray(probs, np.float32)
+        self.shapes: list[tuple] = []
+
+    def __call__(self, batch):
+        self.shapes.append(batch.shape)
+        return [np.tile(self.probs, (len(batch), 1)), np.zeros((len(batch), 2), np.float32)]
+
+
+def test_the_fine_stage_reads_only_the_unsure_crops_at_its_own_side():
+    from vision.recognise.classifier import CardClassifier, FineStage
+
+    def crop(v: float) -> np.ndarray:  # 8 px; its top-left 2 x 2 block survives the shrink to 4 px
+        c = np.full((8, 8, 3), 128, np.uint8)
+        c[:2, :2] = round(v * 255)
+        return c
+
+    first, fine = _ByCorner(), _Fixed([0.2, 0.8])
+    clf = CardClassifier(first, ["a", "b"], 4, fine=FineStage(fine, 8, 0.9))
+    assert clf.crop_side == 8
+    assert clf.crops(np.zeros((20, 20, 3), np.uint8), [np.float64([[0, 0], [9, 0], [9, 9], [0, 9]])])[0].shape == (8, 8, 3)
+    p, _ = clf.raw([crop(1.0), crop(0.6)])
+    assert first.calls == [2] and fine.shapes == [(1, 3, 8, 8)]  # only the unsure crop, at 8 px
+    assert p[0] == pytest.approx([1.0, 0.0], abs=1e-6)  # sure: the first network's answer
+    assert p[1] == pytest.approx([0.4, 0.6], abs=0.01)  # (0.6, 0.4) and (0.2, 0.8) averaged
+    none = CardClassifier(_ByCorner(), ["a", "b"], 4, fine=FineStage(_Fixed([0.2, 0.8]), 8, 0.1))
+    assert none.raw([crop(1.0), crop(0.6)])[0][1] == pytest.approx([0.6, 0.4], abs=0.01)  # nothing below 0.1
+
+
+def test_a_fine_stage_of_other_classes_is_refused(tmp_path):
+    from vision.recognise.manifest import Manifest
+    from vision.recognise.recogniser import _fine_stage
+
+    m = Manifest("hanafuda", tmp_path, {}, {"names": ["a", "b"]}, {}, {}, recognition={"fine_below": 0.9},
+                 fine_classifier={"stem": "fine", "side": 128, "names": ["a", "c"]})
+    with pytest.raises(ValueError, match="fine_classifier's class names differ"):
+        _fine_stage(m, None)
+    assert _fine_stage(Manifest("hanafuda", tmp_path, {}, {"names": ["a"]}, {}, {}), None) is None
+    with pytest.raises(ValueError, match="fine_below"):
+        _fine_stage(Manifest("hanafuda", tmp_path, {}, {"names": ["a"]}, {}, {}, recognition={"fine_below": 2}), None)
