@@ -9,12 +9,6 @@ With a deck profile (:mod:`vision.recognise.profile`), probabilities also come f
 cards — the profile's linear head on the crop's embedding, or without a head the best cosine
 similarity to a reference at temperature τ — and the two are blended
 (``log p = w log p_profile + (1 − w) log p_network``).
-
-A *fine stage* (the manifest's ``fine_classifier``, optional) is a second network of the same
-classes on larger crops: a crop whose highest probability from the first network is below
-``recognition.fine_below`` is also classified by it, and the two networks' probabilities are
-averaged before the calibration temperature. Crops are then cut at the fine stage's side and
-shrunk for the first network; the embedding is always the first network's.
 """
 
 from __future__ import annotations
@@ -23,7 +17,6 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-import cv2
 import numpy as np
 
 from vision.cardcrop import square_crop
@@ -61,34 +54,14 @@ def normalise(v: np.ndarray) -> np.ndarray:
     return v / np.maximum(np.linalg.norm(v, axis=1, keepdims=True), 1e-12)
 
 
-@dataclass(frozen=True, slots=True)
-class FineStage:
-    """A second classifier for the crops the first is unsure of (see the module docstring)."""
-
-    network: Network
-    side: int
-    """Input side (px) of its square crops."""
-    below: float
-    """A crop goes to it when the first network's highest probability is below this."""
-
-
-def resized(crops: Sequence[np.ndarray], side: int) -> list[np.ndarray]:
-    """``crops`` at ``side`` × ``side`` (area interpolation when shrinking); crops of that side are kept."""
-    return [c if c.shape[0] == side and c.shape[1] == side else
-            cv2.resize(c, (side, side), interpolation=cv2.INTER_AREA if c.shape[0] > side else cv2.INTER_LINEAR)
-            for c in crops]
-
-
 class CardClassifier:
     """Runs the classifier network on card outlines or ready crops."""
 
     def __init__(self, network: Network, names: Sequence[str], side: int, temperature: float = 1.0,
-                 both_ways: bool = False, turn_below: float | None = None, fine: FineStage | None = None) -> None:
+                 both_ways: bool = False, turn_below: float | None = None) -> None:
         self.network = network
         self.names = tuple(names)
         self.side = side
-        self.fine = fine
-        """The optional second network for unsure crops."""
         self.temperature = temperature
         self.both_ways = both_ways
         """Also classify each crop turned 180° and average the two (twice the work)."""
@@ -105,32 +78,15 @@ class CardClassifier:
         finally:
             self.turn_below = kept
 
-    @property
-    def crop_side(self) -> int:
-        """Side (px) crops are cut at: the fine stage's where it is larger, else the network's."""
-        return max(self.side, self.fine.side) if self.fine else self.side
-
     def crops(self, frame: np.ndarray, polygons: Sequence[np.ndarray]) -> list[np.ndarray]:
-        """Square crops of each outline in ``frame``, at :attr:`crop_side`."""
-        return [square_crop(frame, p, self.crop_side) for p in polygons]
+        """Square crops of each outline in ``frame``."""
+        return [square_crop(frame, p, self.side) for p in polygons]
 
     def raw(self, crops: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
         """(probabilities, embeddings) as the network gives them (averaged over both ways up with
-        ``both_ways``), for any number of crops of any side. With ``turn_below`` too, a crop is turned
-        only where the network's highest probability for it as cut is below ``turn_below``; the
-        others keep their one view. With a fine stage, the crops still below its ``below`` have
-        their probabilities averaged with its reading of them as cut."""
-        p, e = self._first(crops)
-        if self.fine is not None and len(crops):
-            again = np.flatnonzero(p.max(axis=1) < self.fine.below)
-            if again.size:
-                pf = self._run(self.fine.network, resized([crops[i] for i in again], self.fine.side))[0]
-                p[again] = (p[again] + pf) / 2
-        return p, e
-
-    def _first(self, crops: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-        """:meth:`raw` of the first network alone."""
-        crops = resized(crops, self.side)
+        ``both_ways``), for any number of crops. With ``turn_below`` too, a crop is turned only where
+        the network's highest probability for it as cut is below ``turn_below``; the others keep
+        their one view."""
         if self.both_ways and crops and self.turn_below is not None:
             p, e = self._raw(crops)
             again = np.flatnonzero(p.max(axis=1) < self.turn_below)
@@ -147,15 +103,11 @@ class CardClassifier:
         return self._raw(crops)
 
     def _raw(self, crops: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-        return self._run(self.network, crops)
-
-    def _run(self, network: Network, crops: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-        """(probabilities, embeddings) of ``network`` on ready crops of its side."""
         if not crops:
             return np.zeros((0, len(self.names)), np.float32), np.zeros((0, 0), np.float32)
         probs, embs = [], []
         for i in range(0, len(crops), BATCH):
-            out = network(to_batch(crops[i:i + BATCH]))
+            out = self.network(to_batch(crops[i:i + BATCH]))
             probs.append(out[0])
             embs.append(out[1] if len(out) > 1 else np.zeros((len(out[0]), 0), np.float32))
         p = np.concatenate(probs).reshape(len(crops), -1)

@@ -325,7 +325,7 @@ def _enrol(recogniser: Recogniser, photos: Sequence[str | Path], extras: bool, s
     index = {n: i for i, n in enumerate(names)}
     rng = np.random.default_rng(seed)
     embeddings, labels, report, faces = [], [], [], []
-    side = recogniser.classifier.crop_side
+    side = recogniser.classifier.side
     for photo in photos:
         grid = read_grid(recogniser, photo, extras)
         frame = grid.frame

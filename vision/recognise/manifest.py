@@ -9,10 +9,6 @@ the model card ``README.md`` and ``manifest.json``, which the recogniser reads::
      "calibration": {"temperature": 1.0, "unsure_below": 0.9},
      "profile": {"weight": 0.8, "tau": 0.05}}
 
-A deck may add ``fine_classifier`` (same shape as ``classifier``, larger ``side``): a second
-network for the crops the first is unsure of, below ``recognition.fine_below``
-(:class:`vision.recognise.classifier.FineStage`).
-
 Playing cards may add ``index_detector``, ``index_classifier`` (same shapes as ``detector`` and
 ``classifier``) and ``index`` (their thresholds): the corner-index readers of
 :mod:`vision.recognise.corners`.
@@ -66,10 +62,7 @@ class Manifest:
     """Thresholds of the index readings (``min_prob``, ``card_weight``, ``unsure_below``)."""
     recognition: dict = field(default_factory=dict)
     """How the named cards are kept: ``one_of_each`` (drop a face-up card found twice,
-    :mod:`vision.recognise.duplicates`; the index reader's merge always does), ``turn_below``,
-    ``fine_below``."""
-    fine_classifier: dict = field(default_factory=dict)
-    """The classifier's optional fine stage (:class:`vision.recognise.classifier.FineStage`)."""
+    :mod:`vision.recognise.duplicates`; the index reader's merge always does)."""
 
     @property
     def styles(self) -> tuple[str, ...]:
@@ -101,7 +94,7 @@ def load_manifest(deck: str, models: str | Path | None = None) -> Manifest:
     return Manifest(deck, root, d["detector"], d.get("classifier", {}), d.get("calibration", {}), d.get("profile", {}),
                     d.get("index_detector", {}), d.get("index_classifier", {}),
                     d.get("index_rank_classifier", {}), d.get("index_suit_classifier", {}), d.get("index", {}),
-                    d.get("recognition", {}), d.get("fine_classifier", {}))
+                    d.get("recognition", {}))
 
 
 def file_sha256(path: Path) -> str:

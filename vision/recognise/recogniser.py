@@ -36,7 +36,7 @@ import numpy as np
 
 from vision.cardcrop import upright
 from vision.recognise.backends import DEFAULT_ORDER, load_network
-from vision.recognise.classifier import CardClassifier, FineStage
+from vision.recognise.classifier import CardClassifier
 from vision.recognise.corners import IndexParams, IndexReader, merge, needs_reading
 from vision.recognise.detector import CardDetector, Detection
 from vision.recognise.duplicates import one_of_each
@@ -62,26 +62,15 @@ def card_ids_of(deck: str) -> dict[str, tuple[str, ...]]:
     return out
 
 
-def _turn_below(recognition: dict, key: str = "turn_below") -> float | None:
-    """The manifest's ``recognition.<key>`` (a probability in (0, 1]; absent or null: None);
+def _turn_below(recognition: dict) -> float | None:
+    """The manifest's ``recognition.turn_below`` (a probability in (0, 1]; absent or null: None);
     ValueError for anything else."""
-    value = recognition.get(key)
+    value = recognition.get("turn_below")
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.0 < value <= 1.0:
-        raise ValueError(f"manifest recognition.{key} is {value!r}: expected a probability in (0, 1] or null")
+        raise ValueError(f"manifest recognition.turn_below is {value!r}: expected a probability in (0, 1] or null")
     return float(value)
-
-
-def _fine_stage(m: Manifest, backends: Sequence[str] | None) -> FineStage | None:
-    """The classifier's fine stage, when the manifest has ``fine_classifier`` and ``recognition.fine_below``."""
-    below = _turn_below(m.recognition, "fine_below")
-    entry = m.fine_classifier
-    if not entry or below is None:
-        return None
-    if list(entry.get("names", ())) != list(m.classifier["names"]):
-        raise ValueError(f"{m.folder / 'manifest.json'}: fine_classifier's class names differ from the classifier's")
-    return FineStage(load_network(m.folder / entry["stem"], backends), int(entry["side"]), below)
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,7 +125,7 @@ class Recogniser:
         self.classifier = CardClassifier(load_network(m.classifier_stem, backends), cls["names"], cls["side"],
                                          float(m.calibration.get("temperature", 1.0)),
                                          bool(m.calibration.get("both_ways", False)),
-                                         _turn_below(m.recognition), _fine_stage(m, backends))
+                                         _turn_below(m.recognition))
         self._shipped_classifier = self.classifier
         self._backends = tuple(backends) if backends else None
         self.classifier_file: Path = m.classifier_stem.with_suffix(".onnx")
@@ -184,8 +173,7 @@ class Recogniser:
 
     def use_classifier(self, onnx: str | Path | None) -> None:
         """Classify with this ONNX classifier (one fine-tuned on a deck: same classes and input side)
-        from now on; None: the shipped one again. A fine-tuned classifier goes without the shipped
-        fine stage, which never saw that deck."""
+        from now on; None: the shipped one again."""
         if onnx is None:
             self.classifier = self._shipped_classifier
             self.classifier_file = self.manifest.classifier_stem.with_suffix(".onnx")

@@ -9,7 +9,7 @@
     train export runs/NAME --format onnx|openvino [--imgsz PX]
     train corner-data --real DIR --out DIR [--side 64] [--copies 4] [--tune 0.1] [--art jumbo,knoll]
                       [--stretch 0] [--invert 0] [--blur 0] [--factors]
-    train ship runs/NAME --deck D [--index [--part rank|suit] | --fine] [--size PX] [--models DIR]
+    train ship runs/NAME --deck D [--index [--part rank|suit]] [--size PX] [--models DIR]
     train index-tune --real DIR [--models DIR] [--tune 0.1] [--conf-min 0] [--turns-max 8]
 
 ``--render N`` renders N synthetic scenes (scene seeds S … S+N−1, split by seed mod 10: train 0-7,
@@ -72,9 +72,6 @@ def _parser() -> argparse.ArgumentParser:
     sh.add_argument("--index", action="store_true", help="a playing-card corner-index model (train corner-data)")
     sh.add_argument("--part", choices=("rank", "suit"),
                     help="with --index: the run reads an index's rank or suit (corner-data --factors)")
-    sh.add_argument("--fine", action="store_true",
-                    help="a classify run shipped as the classifier's fine stage (fine_classifier; "
-                    "recognition.fine_below in the manifest brings it in)")
     it = sub.add_parser("index-tune", help="choose the corner-index thresholds on held-out train photographs")
     it.add_argument("--real", required=True, help="real playing-card dataset, e.g. ../shared/datasets/playing-real")
     it.add_argument("--models", help="models folder (default: the repository's models/)")
@@ -277,7 +274,7 @@ def _ship(args: argparse.Namespace) -> int:
     from vision.train import ship
 
     entry = ship.ship(Path(args.run), args.deck, Path(args.models) if args.models else None, args.size, args.index,
-                      args.part, args.fine)
+                      args.part)
     print(f"shipped {args.run} as {args.deck} {entry['stem']}: " + ", ".join(
         f"{k} {v}" for k, v in entry.items() if k in ("size", "side", "embedding", "sha256")))
     return 0

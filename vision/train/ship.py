@@ -64,12 +64,9 @@ INDEX_PARTS = ("rank", "suit")
 
 
 def ship(run_dir: Path, deck: str, out: Path | None = None, size: int | None = None, index: bool = False,
-         part: str | None = None, fine: bool = False) -> dict:
+         part: str | None = None) -> dict:
     """Ship ``run_dir``'s best weights for ``deck`` (``index``: as a corner-index model; ``part``: as
-    its rank or suit classifier, :data:`INDEX_PARTS`; ``fine``: as the classifier's fine stage, which
-    ``recognition.fine_below`` then brings in); returns the manifest entry written."""
-    if fine and index:
-        raise ValueError("--fine ships a fine stage of the whole-card classifier, not of a corner-index reader")
+    its rank or suit classifier, :data:`INDEX_PARTS`); returns the manifest entry written."""
     if part is not None and (not index or part not in INDEX_PARTS):
         raise ValueError(f"--part {part}: only a corner-index classifier (--index) is shipped as the "
                          f"{' or '.join(INDEX_PARTS)} classifier")
@@ -85,10 +82,6 @@ def ship(run_dir: Path, deck: str, out: Path | None = None, size: int | None = N
         if task != "classify":
             raise ValueError(f"{run_dir} is a {task} run; an index's {part} is read by a classify run")
         role = f"index_{part}_classifier"
-    if fine:
-        if task != "classify":
-            raise ValueError(f"{run_dir} is a {task} run; a fine stage is a classify run")
-        role = "fine_classifier"
     folder = (out or REPO_MODELS) / deck
     folder.mkdir(parents=True, exist_ok=True)
     best = recipe.best_weights(run_dir)
@@ -117,7 +110,7 @@ def ship(run_dir: Path, deck: str, out: Path | None = None, size: int | None = N
     manifest_path = folder / "manifest.json"
     manifest = json.loads(manifest_path.read_text(encoding="utf-8")) if manifest_path.is_file() else {"deck": deck}
     manifest[role] = entry
-    if role in ("classifier", "fine_classifier"):
+    if role == "classifier":
         manifest.pop("calibration", None)  # a new classifier needs a new calibration
     if index:
         manifest.pop("index", None)  # new index models need new thresholds (train index-tune)
