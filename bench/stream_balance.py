@@ -9,7 +9,7 @@ month's plains as many as it has). This bench measures what that knowledge is wo
 1. the face-up crops the detector finds in ``--adapt`` unlabelled scenes of the style (seeds from
    820,008) are classified;
 2. Sinkhorn scaling finds one weight per class that makes those answers' class totals match the
-   deck's (``balanced``; with ``--alpha`` < 1 on the probabilities raised to ``alpha`` first);
+   deck's (``balanced_alpha1.0``; ``balanced_alpha0.5`` scales the probabilities' square roots);
 3. a linear head is fitted to the crops' embeddings with the balanced answers as labels
    (``head``, keeping answers of balanced probability ≥ each of :data:`HEAD_MIN`), as enrolment
    fits one to a grid photo's;
@@ -30,7 +30,6 @@ benches do).
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
@@ -39,6 +38,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from recognition import test_seeds  # noqa: E402  (bench/, the script's own folder)
+from validation import write  # noqa: E402
 
 from scorer.cards import hanafuda_ids  # noqa: E402
 from vision.recognise import Recogniser  # noqa: E402
@@ -137,10 +137,7 @@ def main() -> int:
         models, _, style = spec.partition("=")
         table[spec] = measure(models, style, args)
         print(f"{spec} (cards seen ≥ {args.min_visible:.0%}): " + ", ".join(f"{k} {v}" for k, v in table[spec].items()))
-    Path(args.json).parent.mkdir(parents=True, exist_ok=True)
-    Path(args.json).write_text(json.dumps({"args": {k: v for k, v in vars(args).items() if k != "json"},
-                                           "results": table}, indent=1) + "\n", encoding="utf-8")
-    print(f"wrote {args.json}")
+    write({"args": {k: v for k, v in vars(args).items() if k != "json"}, "results": table}, Path(args.json))
     return 0
 
 
