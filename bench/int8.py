@@ -76,7 +76,12 @@ def recorded_batches(rec: Recogniser, frames: list[np.ndarray]) -> dict[Path, li
 def quantised(src: Path, dst: Path, batches: list[np.ndarray]) -> None:
     """Write ``src`` quantised to 8 bits (QDQ, per-channel weights) at ``dst``, ranges from ``batches``."""
     import onnxruntime as ort
-    from onnxruntime.quantization import CalibrationDataReader, QuantFormat, QuantType, quantize_static
+    from onnxruntime.quantization import (
+        CalibrationDataReader,
+        QuantFormat,
+        QuantType,
+        quantize_static,
+    )
 
     name = ort.InferenceSession(str(src), providers=["CPUExecutionProvider"]).get_inputs()[0].name
 
