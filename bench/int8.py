@@ -96,7 +96,7 @@ def quantised(src: Path, dst: Path, batches: list[np.ndarray]) -> None:
                     activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8)
 
 
-def training_frames(deck: str, styles: tuple[str, ...], count: int) -> list[np.ndarray]:
+def training_frames(deck: str, styles: tuple[str, ...], count: int, art_dir: str) -> list[np.ndarray]:
     """``count`` rendered top-down 1280 × 720 training frames (seeds ≡ 0 mod 10), styles in turn."""
     from vision.synth.artset import find_style
     from vision.synth.fixed_scenes import topdown_scene
@@ -106,7 +106,7 @@ def training_frames(deck: str, styles: tuple[str, ...], count: int) -> list[np.n
     for i in range(count):
         style = styles[i % len(styles)]
         scene = topdown_scene(CALIBRATION_SEED + 10 * i, deck, (style,), n_cards=48)
-        out.append(render(scene, {style: find_style(deck, style)}).image)
+        out.append(render(scene, {style: find_style(deck, style, art_dir)}).image)
     return out
 
 
@@ -121,7 +121,7 @@ def main() -> int:
     t0 = time.perf_counter()
     for deck in [d for d in args.decks.split(",") if d]:
         f32 = Recogniser(deck, args.models, ("onnxruntime",))
-        batches = recorded_batches(f32, training_frames(deck, f32.manifest.styles, args.calibrate))
+        batches = recorded_batches(f32, training_frames(deck, f32.manifest.styles, args.calibrate, args.art_dir))
         copy = Path(args.work) / "models"
         shutil.rmtree(copy / deck, ignore_errors=True)
         shutil.copytree(shipped_root / deck, copy / deck)
