@@ -41,7 +41,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from precision import paired_speed  # noqa: E402  (bench/, the script's own folder)
 from recognition import SPEED_STYLES, speed_frame  # noqa: E402
-from validation import REPO, passes, rows_of, variants_measured, write  # noqa: E402
+from validation import add_scene_arguments, passes, rows_of, variants_measured, write  # noqa: E402
 
 from vision.recognise import Recogniser  # noqa: E402
 from vision.recognise.backends import load_network  # noqa: E402
@@ -70,12 +70,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--classifier", required=True, help="stem of the ONNX classifier (no suffix)")
     ap.add_argument("--side", type=int, required=True, help="its input side in px")
-    ap.add_argument("--scenes", type=int, default=200, help="any-view 640x640 validation scenes")
-    ap.add_argument("--frames", type=int, default=100, help="top-down 1280x720 validation frames")
-    ap.add_argument("--repeats", type=int, default=20, help="timed speed frames per variant")
-    ap.add_argument("--seed", type=int, default=700000, help="first seed of bench/recognition.py's speed frame")
-    ap.add_argument("--art-dir", default=str(REPO.parent / "shared" / "assets"))
-    ap.add_argument("--json", default=str(REPO / "bench" / "out" / "classifier-side.json"))
+    add_scene_arguments(ap, "classifier-side.json", "variant")
     args = ap.parse_args()
     stem = Path(args.classifier)
     recs = {"shipped": Recogniser("hanafuda", None, BACKENDS),

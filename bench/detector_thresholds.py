@@ -33,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from precision import paired_speed  # noqa: E402  (bench/, the script's own folder)
 from recognition import SPEED_STYLES, speed_frame  # noqa: E402
-from validation import REPO, passes, rows_of, variants_measured, write  # noqa: E402
+from validation import add_scene_arguments, passes, rows_of, variants_measured, write  # noqa: E402
 
 from vision.recognise import Recogniser  # noqa: E402
 
@@ -48,12 +48,7 @@ SPEED_RATIO = 1.10
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--models", help="models folder (default: the repository's models/)")
-    ap.add_argument("--scenes", type=int, default=200, help="any-view 640x640 validation scenes")
-    ap.add_argument("--frames", type=int, default=100, help="top-down 1280x720 validation frames")
-    ap.add_argument("--repeats", type=int, default=20, help="timed speed frames per pair")
-    ap.add_argument("--seed", type=int, default=700000, help="first seed of bench/recognition.py's speed frame")
-    ap.add_argument("--art-dir", default=str(REPO.parent / "shared" / "assets"))
-    ap.add_argument("--json", default=str(REPO / "bench" / "out" / "detector-thresholds.json"))
+    add_scene_arguments(ap, "detector-thresholds.json", "pair")
     args = ap.parse_args()
     rec = Recogniser("hanafuda", args.models)
     shipped = (rec.detector.conf, rec.detector.iou)

@@ -99,19 +99,25 @@ def rows_of(variants, any_view: dict, topdown: dict, label: Callable[[Hashable],
     return rows
 
 
-def add_setting_arguments(ap, json_name: str, timed: str) -> None:
-    """The arguments of a bench that chooses a setting on validation scenes and the speed frame:
-    decks, models, scenes, frames, repeats (timed frames per ``timed``), speed-frame seed, art,
-    real photographs, and the JSON written (``bench/out/<json_name>``)."""
-    ap.add_argument("--decks", default="hanafuda,playing")
-    ap.add_argument("--models", help="models folder (default: the repository's models/)")
+def add_scene_arguments(ap, json_name: str, timed: str) -> None:
+    """The arguments of a bench that measures on validation scenes and times the speed frame:
+    scenes, frames, repeats (timed frames per ``timed``), speed-frame seed, art, and the JSON
+    written (``bench/out/<json_name>``)."""
     ap.add_argument("--scenes", type=int, default=200, help="any-view 640x640 validation scenes")
     ap.add_argument("--frames", type=int, default=100, help="top-down 1280x720 validation frames")
     ap.add_argument("--repeats", type=int, default=20, help=f"timed frames per {timed}")
     ap.add_argument("--seed", type=int, default=700000, help="first seed of bench/recognition.py's speed frame")
     ap.add_argument("--art-dir", default=str(REPO.parent / "shared" / "assets"))
-    ap.add_argument("--real", default=str(REPO.parent / "shared" / "datasets" / "playing-real"))
     ap.add_argument("--json", default=str(REPO / "bench" / "out" / json_name))
+
+
+def add_setting_arguments(ap, json_name: str, timed: str) -> None:
+    """The arguments of a bench that chooses a setting for both decks: decks, models, real
+    photographs, and those of :func:`add_scene_arguments`."""
+    ap.add_argument("--decks", default="hanafuda,playing")
+    ap.add_argument("--models", help="models folder (default: the repository's models/)")
+    ap.add_argument("--real", default=str(REPO.parent / "shared" / "datasets" / "playing-real"))
+    add_scene_arguments(ap, json_name, timed)
 
 
 def write(out: dict, path: Path) -> None:
