@@ -42,6 +42,7 @@ from vision.recognise.detector import CardDetector, Detection
 from vision.recognise.duplicates import one_of_each
 from vision.recognise.geometry import leans
 from vision.recognise.manifest import Manifest, file_sha256, load_manifest
+from vision.recognise.one_deck import assigned, capacities
 from vision.recognise.profile import DeckProfile, blend, load_profile
 from vision.synth.classes import BACK_IDS
 
@@ -156,6 +157,12 @@ class Recogniser:
         self.one_of_each = bool(m.recognition.get("one_of_each", False))
         """Whether a face-up card found twice is kept once (:func:`~vision.recognise.duplicates.one_of_each`;
         with an index reader its merge always does)."""
+        self.one_deck = m.recognition.get("one_deck", False)
+        """Whether the face-up cards of a frame are named together, no name given to more cards than
+        one deck holds (:mod:`~vision.recognise.one_deck`; without an index reader)."""
+        if not isinstance(self.one_deck, bool):
+            raise ValueError(f"{m.folder / 'manifest.json'}: recognition.one_deck is {self.one_deck!r}: expected true or false")
+        self._capacity = capacities(self._ids)
         self.profile: DeckProfile | None = None
         if profile is not None:
             self.use_profile(profile)
@@ -305,7 +312,7 @@ class Recogniser:
         """The cards in each of ``frames`` (BGR uint8, all the same size)."""
         cards, probs = self.whole_cards(frames)
         if self.index_reader is None:
-            return [one_of_each(c) for c in cards] if self.one_of_each else cards
+            return [self._kept(c, p) for c, p in zip(cards, probs, strict=True)]
         scale = self.index_reader.scale(frames[0]) if frames else 0.0
         # with the user's own deck enrolled, the whole-card names need no index to confirm them
         params = self.index_params if self.profile is None else replace(self.index_params, unread_min=0.0)
@@ -314,6 +321,32 @@ class Recogniser:
         readings = [read.get(i, []) for i in range(len(frames))]
         return [merge(c, p, self.classifier.names, r, self.index_reader.names, params, scale)
                 for c, p, r in zip(cards, probs, readings, strict=True)]
+
+    def _kept(self, cards: list[RecognisedCard], probs: np.ndarray) -> list[RecognisedCard]:
+        """One frame's whole cards with a card found twice kept once (``one_of_each``) and the face-up
+        cards named as one deck (``one_deck``)."""
+        kept = one_of_each(cards) if self.one_of_each else cards
+        if not self.one_deck:
+            return kept
+        row = {id(c): i for i, c in enumerate(cards)}
+        up = [c for c in kept if c.face_up]
+        if not up:
+            return kept
+        p = probs[[row[id(c)] for c in up]]
+        names = assigned(p, self.classifier.names, self._capacity)
+        renamed = {id(c): self._renamed(c, p[k], int(names[k])) for k, c in enumerate(up)}
+        return [renamed.get(id(c), c) for c in kept]
+
+    def _renamed(self, card: RecognisedCard, p: np.ndarray, k: int) -> RecognisedCard:
+        """``card`` named class ``k`` of its probabilities ``p`` (itself when that is its name already)."""
+        label = self.classifier.names[k]
+        if label == card.label:
+            return card
+        conf = float(p[k])
+        others = [int(i) for i in np.argsort(-p) if int(i) != k][:3]
+        return replace(card, label=label, card_ids=self._ids.get(label, ()), confidence=conf,
+                       unsure=conf < self.card_unsure_below,
+                       alternatives=tuple((self.classifier.names[i], float(p[i])) for i in others))
 
     def whole_cards(self, frames: Sequence[np.ndarray]) -> tuple[list[list[RecognisedCard]], list[np.ndarray]]:
         """The cards each frame's whole-card detector and classifier find, and their probabilities."""
