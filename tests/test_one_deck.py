@@ -58,3 +58,34 @@ def test_a_manifest_one_deck_must_be_true_or_false(tmp_path, value):
     (dst / "manifest.json").write_text(json.dumps(m))
     with pytest.raises(ValueError, match="one_deck"):
         Recogniser("hanafuda", tmp_path, ("onnxruntime",))
+
+
+def test_the_shipped_hanafuda_recogniser_names_a_frame_as_one_deck():
+    """Two face-up cards both most like the one ``08-geese``: the less likely of the two is renamed to
+    its next face, with that face's probability as its confidence; backs and unique names are kept."""
+    from vision.recognise import Recogniser
+    from vision.recognise.recogniser import RecognisedCard
+
+    rec = Recogniser("hanafuda", None, ("onnxruntime",))
+    assert rec.one_deck, "the shipped hanafuda manifest names a frame's cards as one deck"
+    names = list(rec.classifier.names)
+
+    def probs(**p):
+        row = np.full(len(names), 1e-6)
+        for name, v in p.items():
+            row[names.index(name.replace("_", "-"))] = v
+        return row / row.sum()
+
+    def card(label, conf, box):
+        return RecognisedCard(label, rec._ids.get(label, ()), label != "back", ((0, 0), (1, 0), (1, 1), (0, 1)), box,
+                              conf, False, 0.9, label != "back", ())
+
+    p = np.stack([probs(**{"08_geese": 0.9, "08_moon": 0.1}), probs(**{"08_geese": 0.6, "08_moon": 0.4}),
+                  probs(**{"01_crane": 0.99}), probs(back=0.99)])
+    cards = [card("08-geese", 0.9, (0, 0, 10, 10)), card("08-geese", 0.6, (50, 0, 60, 10)),
+             card("01-crane", 0.99, (100, 0, 110, 10)), card("back", 0.99, (150, 0, 160, 10))]
+    kept = rec._kept(cards, p)
+    assert [c.label for c in kept] == ["08-geese", "08-moon", "01-crane", "back"]
+    assert kept[1].confidence == pytest.approx(0.4, abs=1e-3) and kept[1].card_ids == ("08-moon",)
+    assert kept[1].unsure == (rec.card_unsure_below > 0.4)
+    assert kept[0] is cards[0] and kept[2] is cards[2] and kept[3] is cards[3]
