@@ -339,14 +339,17 @@ class Recogniser:
 
     def _renamed(self, card: RecognisedCard, p: np.ndarray, k: int) -> RecognisedCard:
         """``card`` named class ``k`` of its probabilities ``p`` (itself when that is its name already)."""
+        return card if self.classifier.names[k] == card.label else replace(card, **self._naming(p, k))
+
+    def _naming(self, p: np.ndarray, k: int) -> dict:
+        """The fields of a card named class ``k`` of its probabilities ``p``: label, card ids, face up,
+        confidence ``p[k]``, unsure below the threshold, and the next most likely labels (up to 3)."""
         label = self.classifier.names[k]
-        if label == card.label:
-            return card
         conf = float(p[k])
         others = [int(i) for i in np.argsort(-p) if int(i) != k][:3]
-        return replace(card, label=label, card_ids=self._ids.get(label, ()), confidence=conf,
-                       unsure=conf < self.card_unsure_below,
-                       alternatives=tuple((self.classifier.names[i], float(p[i])) for i in others))
+        return {"label": label, "card_ids": self._ids.get(label, ()), "face_up": label != self._back,
+                "confidence": conf, "unsure": conf < self.card_unsure_below,
+                "alternatives": tuple((self.classifier.names[i], float(p[i])) for i in others)}
 
     def whole_cards(self, frames: Sequence[np.ndarray]) -> tuple[list[list[RecognisedCard]], list[np.ndarray]]:
         """The cards each frame's whole-card detector and classifier find, and their probabilities."""
@@ -362,12 +365,7 @@ class Recogniser:
         return out, per_frame
 
     def _card(self, d: Detection, poly: np.ndarray, p: np.ndarray) -> RecognisedCard:
-        order = np.argsort(-p)
-        label = self.classifier.names[int(order[0])]
-        conf = float(p[order[0]])
-        return RecognisedCard(
-            label=label, card_ids=self._ids.get(label, ()), face_up=label != self._back,
-            polygon=tuple((float(x), float(y)) for x, y in poly), box=d.box, confidence=conf,
-            unsure=conf < self.card_unsure_below, detection_score=d.score, detector_face_up=d.face_up,
-            alternatives=tuple((self.classifier.names[int(i)], float(p[i])) for i in order[1:4]),
-        )
+        """The card at ``d``, outlined by ``poly``, named by its most likely class."""
+        return RecognisedCard(polygon=tuple((float(x), float(y)) for x, y in poly), box=d.box,
+                              detection_score=d.score, detector_face_up=d.face_up,
+                              **self._naming(p, int(np.argmax(p))))
