@@ -53,7 +53,7 @@ from validation import REPO, TOPDOWN_SEED, write  # noqa: E402
 
 from vision.recognise import Recogniser  # noqa: E402
 from vision.recognise.backends import available_backends  # noqa: E402
-from vision.recognise.calibrate import val_seeds  # noqa: E402
+from vision.recognise.confidence import val_seeds  # noqa: E402
 
 BUDGET_MS = 95.0
 """A candidate fits when its median time per validation frame (``--backend``) is at most this (ms)."""

@@ -45,7 +45,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from validation import REPO, holds, measured, rows_of, summary, variants_measured, write  # noqa: E402
 
 from vision.recognise import Recogniser  # noqa: E402
-from vision.recognise.calibrate import val_seeds  # noqa: E402
+from vision.recognise.confidence import val_seeds  # noqa: E402
 
 VARIANTS = {"as shipped": False, "one_deck": True}
 """Variant → ``one_deck``."""

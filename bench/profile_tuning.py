@@ -23,8 +23,8 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from vision.recognise import Recogniser  # noqa: E402
-from vision.recognise.calibrate import matched_scores, val_seeds  # noqa: E402
 from vision.recognise.classifier import normalise, temper  # noqa: E402
+from vision.recognise.confidence import matched_scores, val_seeds  # noqa: E402
 from vision.recognise.evaluate import enrol_rendered_grid, render_scenes  # noqa: E402
 from vision.recognise.profile import blend  # noqa: E402
 

@@ -42,8 +42,8 @@ from validation import write  # noqa: E402
 
 from scorer.cards import hanafuda_ids  # noqa: E402
 from vision.recognise import Recogniser  # noqa: E402
-from vision.recognise.calibrate import matched_scores, val_seeds  # noqa: E402
 from vision.recognise.classifier import normalise, temper  # noqa: E402
+from vision.recognise.confidence import matched_scores, val_seeds  # noqa: E402
 from vision.recognise.evaluate import SEEN_WHOLE, render_scenes  # noqa: E402
 from vision.recognise.profile import fit_head  # noqa: E402
 from vision.synth.classes import recognition_name  # noqa: E402

@@ -12,7 +12,7 @@ from collections.abc import Callable, Hashable
 from pathlib import Path
 
 from vision.recognise import Recogniser
-from vision.recognise.calibrate import val_seeds
+from vision.recognise.confidence import val_seeds
 from vision.recognise.evaluate import SEEN_ENOUGH, accuracy, outcomes, render_scenes, unmatched
 from vision.synth.fixed_scenes import topdown_scene
 

@@ -29,7 +29,7 @@ def test_a_candidate_passes_only_with_a_quarter_point_more_and_no_fully_visible_
 
 
 def test_validation_scenes_are_never_test_or_training_scenes():
-    from vision.recognise.calibrate import val_seeds
+    from vision.recognise.confidence import val_seeds
     for first in (validation.ANY_VIEW_SEED, validation.TOPDOWN_SEED):
         seeds = val_seeds(first, 50)
         assert all(s % 10 == 8 for s in seeds) and len(set(seeds)) == 50

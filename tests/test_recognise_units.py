@@ -8,8 +8,8 @@ np = pytest.importorskip("numpy")
 pytest.importorskip("cv2")
 
 from vision.cardcrop import half_turn, jitter_polygon, square_crop, upright  # noqa: E402
-from vision.recognise.calibrate import fit, val_seeds  # noqa: E402
 from vision.recognise.classifier import temper  # noqa: E402
+from vision.recognise.confidence import fit, val_seeds  # noqa: E402
 from vision.recognise.evaluate import box_iou, match  # noqa: E402
 from vision.recognise.geometry import box_angle, rectangle  # noqa: E402
 from vision.recognise.profile import blend  # noqa: E402

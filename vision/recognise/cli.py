@@ -141,7 +141,7 @@ def _enroll(args: argparse.Namespace) -> int:
 
 
 def _calibrate(args: argparse.Namespace) -> int:
-    from vision.recognise import calibrate
+    from vision.recognise import confidence
     from vision.recognise.evaluate import render_scenes
 
     rec = _recogniser(args)
@@ -150,12 +150,12 @@ def _calibrate(args: argparse.Namespace) -> int:
     if not styles:
         raise ValueError("no --style given and the manifest does not name the classifier's training styles")
     rec.classifier.both_ways = args.both_ways
-    seeds = calibrate.val_seeds(args.seed, args.scenes)
+    seeds = confidence.val_seeds(args.seed, args.scenes)
     frames, labels = zip(*render_scenes(args.deck, styles, seeds, args.art_dir), strict=True)
-    probs, truth = calibrate.collect(rec, frames, labels)
-    result = calibrate.fit(probs, truth)
+    probs, truth = confidence.collect(rec, frames, labels)
+    result = confidence.fit(probs, truth)
     result.update({"both_ways": args.both_ways, "scenes": len(seeds), "first_seed": seeds[0], "styles": list(styles)})
-    calibrate.write(rec, result)
+    confidence.write(rec, result)
     print(json.dumps(result, indent=1))
     return 0
 

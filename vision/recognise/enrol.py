@@ -26,7 +26,7 @@ import numpy as np
 
 from vision.cardcrop import half_turn, jitter_polygon, square_crop
 from vision.enrol_grid import GRID_COLUMNS, GRID_ROWS, GridCell, enrol_grid
-from vision.recognise.calibrate import sure_threshold
+from vision.recognise.confidence import sure_threshold
 from vision.recognise.detector import Detection
 from vision.recognise.duplicates import kept_apart, overlap
 from vision.recognise.evaluate import match

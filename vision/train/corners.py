@@ -287,10 +287,10 @@ def tune(rec, real_dir: Path, fraction: float = 0.1, target: float = 0.995, conf
     (:data:`FACTOR_WEIGHT_GRID`) re-merges the same readings (``close_px`` 0), then
     ``unread_min`` is lowered as far as :data:`UNREAD_MIN_TOLERANCE` allows, then ``split_prob`` is
     chosen from :data:`SPLIT_PROB_GRID` with the rest fixed, then
-    ``close_px`` is raised as far as :data:`CLOSE_PX_TOLERANCE` allows; ``unsure_below`` is then the :func:`~vision.recognise.calibrate.sure_threshold` of the
+    ``close_px`` is raised as far as :data:`CLOSE_PX_TOLERANCE` allows; ``unsure_below`` is then the :func:`~vision.recognise.confidence.sure_threshold` of the
     index-named cards' confidences at ``target`` precision.
     """
-    from vision.recognise.calibrate import sure_threshold
+    from vision.recognise.confidence import sure_threshold
     from vision.recognise.corners import IndexParams, merge, mix, needs_reading
     from vision.recognise.evaluate import image_f1
 
