@@ -3,6 +3,7 @@
 * :class:`UnknownCardError` — a card id that no deck knows, with the nearest valid ids.
 * :class:`InvalidEventError` — an event that is malformed (wrong fields, wrong types).
 * :class:`IllegalEventError` — a well-formed event the rules forbid here; ``rule`` names the rule.
+* :class:`AmbiguousEventError` — several legal events explain what was seen; ``candidates`` lists them.
 * :class:`RecordError` — a game record that cannot be read or replayed; ``str()`` is ``file:line: reason``.
 """
 
@@ -40,6 +41,19 @@ class IllegalEventError(ScorerError):
         self.rule = rule
         self.message = message
         super().__init__(f"{message} [rule: {rule}]")
+
+
+class AmbiguousEventError(ScorerError):
+    """More than one legal event (or sequence of events) explains what was seen equally well.
+
+    ``candidates`` holds the explanations, most likely first; ``message`` says what to choose
+    between in words a player understands.
+    """
+
+    def __init__(self, message: str, candidates: tuple = ()) -> None:
+        self.message = message
+        self.candidates = candidates
+        super().__init__(message)
 
 
 class RecordError(ScorerError):

@@ -22,6 +22,7 @@ from typing import Any, ClassVar
 
 from scorer.errors import IllegalEventError, ScorerError
 from scorer.events import Event, EventRegistry
+from scorer.places import Places
 
 
 class NotEnumerableError(ScorerError):
@@ -69,6 +70,46 @@ class RoundResult:
             "totals": list(self.totals),
             "lines": list(self.lines),
         }
+
+
+@dataclass(frozen=True, slots=True)
+class Expectation:
+    """What a match waits for."""
+
+    phase: str
+    """The game's phase name (``deal``, ``play``, ``draw`` …; ``over`` at the end)."""
+    seat: int | None
+    """The seat expected to act, when one is."""
+    types: tuple[str, ...]
+    """The event types legal now (``("deal",)`` where a deal is due)."""
+    text: str
+    """A sentence for players, e.g. ``seat 2 is to play a card from hand``."""
+    listed: bool = True
+    """False where the legal events cannot be listed (a deal)."""
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain JSON form."""
+        return {"phase": self.phase, "seat": self.seat, "types": list(self.types), "text": self.text,
+                "listed": self.listed}
+
+
+@dataclass(frozen=True, slots=True)
+class MatchStatus:
+    """A match at a glance (:meth:`Match.status`)."""
+
+    game: str
+    events: int
+    """Events applied (after undos)."""
+    rounds_settled: int
+    totals: tuple[int, ...]
+    """Running totals, index = seat − 1."""
+    over: bool
+    expects: Expectation
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain JSON form."""
+        return {"game": self.game, "events": self.events, "rounds_settled": self.rounds_settled,
+                "totals": list(self.totals), "over": self.over, "expects": self.expects.to_json()}
 
 
 class Match(ABC):
@@ -125,6 +166,52 @@ class Match(ABC):
     def to_play(self) -> int | None:
         """The seat expected to act next, when one is; games override."""
         return None
+
+    def phase(self) -> str:
+        """The game's name for what happens next (``deal``, ``play`` …; ``over`` at the end)."""
+        if self._state.over:
+            return "over"
+        return str(getattr(self._state, "phase", ""))
+
+    def expecting(self) -> str:
+        """What the match waits for, in words a player understands."""
+        if self._state.over:
+            return "the match is over"
+        seat, phase = self.to_play(), self.phase()
+        return f"seat {seat}: {phase}" if seat else f"{phase} is due"
+
+    def table_places(self) -> Places | None:
+        """Where the cards of the current round are, or of the last round ended while no new one is
+        dealt (the cards stay on the table until the next deal); None before the first deal."""
+        places = getattr(self._state, "places", None)
+        return places if isinstance(places, Places) else None
+
+    def table_sitout(self) -> int | None:
+        """The seat sitting out the round of :meth:`table_places` (Hachi-hachi with seven seats)."""
+        return None
+
+    def expects(self) -> Expectation:
+        """What may happen next: the phase, the seat to act, the legal event types (where they can
+        be listed) and a sentence."""
+        if self._state.over:
+            return Expectation("over", None, (), "the match is over", False)
+        try:
+            types = tuple(sorted({e.TYPE for e in self.legal_events()}))
+            listed = True
+        except NotEnumerableError:
+            types, listed = ("deal",), False
+        return Expectation(self.phase(), self.to_play(), types, self.expecting(), listed)
+
+    def status(self) -> MatchStatus:
+        """The match at a glance: rounds settled, totals, what is expected, whether it is over."""
+        return MatchStatus(
+            game=self.GAME,
+            events=len(self._events),
+            rounds_settled=len(self._state.results),
+            totals=self.totals,
+            over=self.is_over,
+            expects=self.expects(),
+        )
 
     # ------------------------------------------------------------------ common verbs
     @property

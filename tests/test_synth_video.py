@@ -14,8 +14,9 @@ import pytest
 cv2 = pytest.importorskip("cv2")
 
 from scorer.record import loads  # noqa: E402
+from scorer.table import place_zone  # noqa: E402
 from tests.synth_truth import correlations, references  # noqa: E402
-from vision.synth.choreography import build_timeline, place_zone  # noqa: E402
+from vision.synth.choreography import build_timeline  # noqa: E402
 from vision.synth.playout import play  # noqa: E402
 from vision.synth.video import GameVideo, VideoSpec, write_video  # noqa: E402
 from vision.zones import CARD_MM, SEAT_EDGES, zone_layout  # noqa: E402

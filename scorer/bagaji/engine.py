@@ -712,6 +712,18 @@ class BagajiMatch(Match):
         low = min(values)
         return next(k for k in order if values[k - 1] == low)
 
+    def expecting(self) -> str:
+        s = self._state
+        seat = self.to_play()
+        return {
+            FIRST: "the first player is to be chosen",
+            DEAL: "a deal is due",
+            TURN: f"seat {seat} is to draw from the stock or stop; the last discard may be called",
+            DRAWN: f"seat {seat} is to discard or win",
+            MUST_DISCARD: f"seat {seat} is to discard",
+            SHOWDOWN: f"seat {seat} is to show their hand",
+        }.get(s.phase, s.phase) if not s.over else "the match is over"
+
     # ------------------------------------------------------------------ enumeration
     def to_play(self) -> int | None:
         """The seat expected to act next (in a showdown: the first with unknown cards)."""

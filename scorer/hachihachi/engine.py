@@ -134,6 +134,11 @@ class MatchState:
     """Seat that must deal next (None: any, for the first round)."""
     round: RoundState | None = None
     over: bool = False
+    last_table: Places | None = None
+    """Where the cards lay when the last round ended (settled or redealt): they stay on the table
+    until the next deal gathers them."""
+    last_sitout: int | None = None
+    """The seat that sat out the last round (its blank lies in its zone)."""
 
     @property
     def places(self) -> Places | None:
@@ -192,6 +197,29 @@ class HachiHachi(Match):
 
     def _initial_state(self) -> MatchState:
         return MatchState()
+
+    def table_places(self) -> Places | None:
+        st: MatchState = self._state
+        return st.round.places if st.round is not None else st.last_table
+
+    def table_sitout(self) -> int | None:
+        st: MatchState = self._state
+        return st.round.sitout if st.round is not None else st.last_sitout
+
+    def phase(self) -> str:
+        r = self._state.round
+        if self._state.over:
+            return "over"
+        return "deal" if r is None or r.phase == MISDEAL else r.phase
+
+    def expecting(self) -> str:
+        r = self._state.round
+        if self._state.over:
+            return "the match is over"
+        if r is None:
+            who = self._state.next_dealer
+            return f"seat {who} is to deal" if who else "a deal is due"
+        return self._expecting(r)
 
     def to_play(self) -> int | None:
         r = self._state.round
@@ -347,7 +375,7 @@ class HachiHachi(Match):
         forced = tuple(s for s in r.seated if s not in declared)
         r = replace(r, active=players, forced=forced)
         if plays == 0:
-            return replace(state, round=None, next_dealer=r.dealer)
+            return replace(state, round=None, next_dealer=r.dealer, last_table=r.places, last_sitout=r.sitout)
         if plays == 1:
             return self._finish(state, r, Ending("one-player", players[0]))
         if plays == 2 and self.options.two_players == "split":
@@ -532,6 +560,8 @@ class HachiHachi(Match):
             next_dealer=winner if winner is not None else r.dealer,
             round=None,
             over=over,
+            last_table=table,
+            last_sitout=r.sitout,
         )
 
     # ------------------------------------------------------------------ enumeration

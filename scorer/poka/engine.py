@@ -193,6 +193,17 @@ class PokaMatch(Match):
             return s.to_play
         return None
 
+    def expecting(self) -> str:
+        s: PokaState = self._state
+        seat = self.to_play()
+        return {
+            DEAL: f"seat {seat} is to deal" if seat else "a deal is due",
+            CLAIMS: f"seat {seat} is to show a starting hand or say no claim",
+            PLAY: f"seat {seat} is to play a card on the pile or pass",
+            TABLE_CARD: "a new table card is to be turned from the stock",
+            OVER: "the match is over",
+        }.get(s.phase, s.phase)
+
     @property
     def pool(self) -> int:
         """Stones left in the shared pool (§4.3)."""

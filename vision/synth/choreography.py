@@ -7,9 +7,7 @@ the time at which each event's action completes (its record ``at``).
 
 What moves is read from the change of places between events (so every game and ruleset works,
 forced-out hands and reshuffles included); the event says who acts and what is shown. Places map
-to zones (:mod:`vision.zones`): ``field``/``pile``/``discard``/``stock`` to the zones of those
-names, ``captured:N``/``meld:N``/``shown:N`` (and Hachi-hachi's ``out``, the blank of the seat that
-sits out) to ``seat:N``; hands (``hand:N``) are held off the table and never drawn. Cards of a claim
+to zones by :func:`scorer.table.place_zone`; hands are held off the table and never drawn. Cards of a claim
 or buy-out are laid face up in the seat zone, then taken back (claims) or put on the stock.
 
 Positions are table millimetres; a card's ``angle_deg`` follows :mod:`vision.synth.layouts`.
@@ -21,7 +19,6 @@ pile takes its id.
 from __future__ import annotations
 
 import math
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -29,10 +26,9 @@ import numpy as np
 
 from scorer.events import Event
 from scorer.places import Places
+from scorer.table import PILE_ZONES, diff, final_places, place_zone
 from vision.zones import ZoneLayout
 
-PILE_ZONES = ("stock", "pile", "discard")
-"""Zones where cards stack and only the top one shows."""
 SHOW_EVENTS = ("claim", "buyout")
 """Events whose ``cards`` are laid face up before anything else happens to them."""
 LIFT_MM = 35.0
@@ -117,18 +113,6 @@ class Timeline:
             else:
                 hi = mid - 1
         return self.legs[lo]
-
-
-def place_zone(place: str, sitout: int | None) -> str | None:
-    """The zone holding the cards of a place; None for hands (held off the table)."""
-    if place in ("field", "stock", "pile", "discard"):
-        return place
-    kind, _, seat = place.partition(":")
-    if kind in ("captured", "meld", "shown"):
-        return f"seat:{seat}"
-    if place == "out":
-        return f"seat:{sitout or 1}"
-    return None
 
 
 def _ms(t: float) -> float:
@@ -359,31 +343,6 @@ class _Builder:
         match = next(u for u in reversed(uids) if self.ids[u] == card_id)
         uids.remove(match)
         return match
-
-
-def _counts(places: Places | None) -> Counter[tuple[str, str]]:
-    out: Counter[tuple[str, str]] = Counter()
-    if places is None:
-        return out
-    for name in places.names():
-        for cid in places[name].known:
-            out[(name, cid)] += 1
-    return out
-
-
-def diff(before: Places | None, after: Places | None) -> list[tuple[str, str, str]]:
-    """The moves (card id, from place, to place) that turn ``before`` into ``after``."""
-    a, b = _counts(before), _counts(after)
-    lost: dict[str, list[str]] = {}
-    for (place, cid), n in sorted(a.items()):
-        for _ in range(n - b.get((place, cid), 0)):
-            lost.setdefault(cid, []).append(place)
-    moves = []
-    for (place, cid), n in sorted(b.items()):
-        for _ in range(n - a.get((place, cid), 0)):
-            src = lost.get(cid, [])
-            moves.append((cid, src.pop(0) if src else "", place))
-    return moves
 
 
 def build_timeline(layout: ZoneLayout, card_mm: tuple[float, float], events: Sequence[Event],
@@ -628,43 +587,6 @@ def _capture(b: _Builder, actor: int, groups: dict[tuple[str, str], list[str]], 
         b.withdraw(seat, b.release_point)
     b.logical.setdefault(dst, []).extend(taken_uids + [u for _, u in played_uids])
     return done
-
-
-def final_places(game: str, before: Places, ev: Event) -> Places:
-    """Where the cards are after ``ev`` when the engine settled the round with it (and so keeps
-    no places): the table change of the event's own rules, else no change."""
-    t = ev.TYPE
-    seat = getattr(ev, "seat", None)
-    try:
-        if game == "hachi-hachi" and t in ("play", "draw"):
-            src = f"hand:{seat}" if t == "play" else "stock"
-            month = ev.card[:2]
-            matches = [c for c in before["field"].known if c[:2] == month]
-            taken = [] if not matches else ([ev.capture] if len(matches) == 2 else matches)
-            out = before.take(src, ev.card)
-            if not taken:
-                return out.put("field", ev.card)
-            out = out.put(f"captured:{seat}", ev.card)
-            for c in taken:
-                out = out.move(c, "field", f"captured:{seat}")
-            return out
-        if game == "hachi-hachi" and t == "declare" and not ev.play:
-            return before.move_all(f"hand:{seat}", "stock")
-        if game == "poka" and t == "play":
-            return before.move(ev.card, f"hand:{seat}", "pile")
-        if game == "poka" and t == "table-card":
-            return before.move(ev.card, "stock", "pile")
-        if game == "bagaji" and t == "discard":
-            return before.move(ev.card, f"hand:{seat}", "discard")
-        if game == "bagaji" and t == "call":
-            top = before["discard"].known[-1]
-            out = before.move(top, "discard", f"meld:{seat}")
-            for c in ev.cards:
-                out = out.move(c, f"hand:{seat}", f"meld:{seat}")
-            return out
-    except Exception:  # noqa: BLE001 - an unexpected shape: show no change rather than fail
-        return before
-    return before
 
 
 def lerp_angle(a: float, b: float, s: float) -> float:

@@ -12,21 +12,12 @@ A face-down card is always the deck's back id: ``back`` (hanafuda) or ``BACK`` (
 
 from __future__ import annotations
 
-import re
-
-from scorer.cards import BLANK, HANAFUDA, HANAFUDA_BACK, PLAYING, hanafuda_ids, playing_ids
+from scorer.cards import BLANK, HANAFUDA, hanafuda_ids, playing_ids
+from scorer.table import BACK_IDS
+from scorer.table import sight_name as recognition_name
 
 SCHEMES = ("recognition", "ids", "card")
-BACK_IDS = {HANAFUDA: HANAFUDA_BACK, PLAYING: "BACK"}
-_PLAIN = re.compile(r"^(\d\d)-plain-\d$")
-
-
-def recognition_name(card_id: str) -> str:
-    """The recognition class of a face: plains by month, ``12-plain-1`` (coloured) apart."""
-    m = _PLAIN.match(card_id)
-    if m and card_id != "12-plain-1":
-        return f"{m.group(1)}-plain"
-    return card_id
+__all__ = ["BACK_IDS", "SCHEMES", "class_names", "class_of", "recognition_name"]
 
 
 def class_names(deck: str, scheme: str = "recognition") -> tuple[str, ...]:

@@ -24,11 +24,12 @@ import numpy as np
 
 from scorer.cards import HANAFUDA
 from scorer.record import Record, export
+from scorer.table import PILE_ZONES
 from vision.synth import occluders
 from vision.synth.artset import find_style
 from vision.synth.camera import CameraPose, homography, project
 from vision.synth.cardfaces import CARD_SIZE_MM, HANAFUDA_BACKS, PLAYING_BACKS
-from vision.synth.choreography import PILE_ZONES, Timeline, build_timeline
+from vision.synth.choreography import Timeline, build_timeline
 from vision.synth.frames import FrameRenderer, Look
 from vision.synth.labels import CardLabel
 from vision.synth.lighting import LightSpec

@@ -1,0 +1,316 @@
+"""What a camera can see of a table: face-up cards per zone, face-down cards, pile tops.
+
+One definition for the renderer (:mod:`vision.synth`), the tracker (:mod:`scorer.tracker`) and the
+dashboard.
+
+Zones (ARCHITECTURE.md "the table protocol"): ``field``/``pile``/``discard`` and ``stock`` in the
+centre, ``seat:N`` in front of each player. An engine's places map to zones by :func:`place_zone`:
+``field``/``pile``/``discard``/``stock`` to the zones of those names, ``captured:N``, ``meld:N`` and
+``shown:N`` (and Hachi-hachi's ``out``, the blank of the seat that sits out) to ``seat:N``; hands
+(``hand:N``) are held off the table and have no zone.
+
+Sight: a camera names a face-up card by its *sight name* (:func:`sight_name`): its card id, except
+that interchangeable plains are named by their month (``03-plain``; the paulownia plains
+``12-plain``, the coloured ``12-plain-1`` apart; rules/README.md "Cards"). In the piles
+(:data:`PILE_ZONES`: ``stock``, ``pile``, ``discard``) cards stack, so only the top one shows, and
+a face-down stack counts as one face-down card however many it holds; the stock lies face down
+whatever the engine knows of its cards. Elsewhere every card shows.
+
+A :class:`TableState` holds per zone the face-up cards seen (each a probability distribution over
+sight names, :class:`SeenCard`), the number of face-down cards or stacks and, for piles, the top's
+name. :func:`expected_table` gives the table an engine's places imply, with certainty.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+from scorer.cards import HANAFUDA, HANAFUDA_BACK, PLAYING
+from scorer.events import Event
+from scorer.places import Places
+
+PILE_ZONES = ("stock", "pile", "discard")
+"""Zones where cards stack and only the top one shows."""
+FACE_DOWN_ZONES = ("stock",)
+"""Zones whose cards lie face down whatever the engine knows of them (a retired hand put back)."""
+CENTRE_PLACES = ("field", "stock", "pile", "discard")
+"""Engine places whose zone has the same name."""
+BACK_IDS = {HANAFUDA: HANAFUDA_BACK, PLAYING: "BACK"}
+"""The id a face-down card is seen as, per deck family."""
+_PLAIN = re.compile(r"^(\d\d)-plain-\d$")
+
+
+def sight_name(card_id: str) -> str:
+    """The name a camera gives a face-up card: plains by month, ``12-plain-1`` (coloured) apart."""
+    m = _PLAIN.match(card_id)
+    if m and card_id != "12-plain-1":
+        return f"{m.group(1)}-plain"
+    return card_id
+
+
+def place_zone(place: str, sitout: int | None = None) -> str | None:
+    """The zone holding the cards of engine place ``place``; None for hands (held off the table).
+
+    ``sitout`` is the Hachi-hachi seat sitting out a seven-seat round (its blank lies in its zone)."""
+    if place in CENTRE_PLACES:
+        return place
+    kind, _, seat = place.partition(":")
+    if kind in ("captured", "meld", "shown"):
+        return f"seat:{seat}"
+    if place == "out":
+        return f"seat:{sitout or 1}"
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class SeenCard:
+    """One face-up card as seen: sight names with their probabilities, most likely first."""
+
+    probs: tuple[tuple[str, float], ...]
+    """(sight name, probability), descending; the probabilities sum to at most 1."""
+
+    @classmethod
+    def certain(cls, name: str) -> SeenCard:
+        """A card known to be ``name``."""
+        return cls(((name, 1.0),))
+
+    @property
+    def name(self) -> str:
+        """The most likely sight name."""
+        return self.probs[0][0]
+
+    @property
+    def confidence(self) -> float:
+        """Probability of the most likely name."""
+        return self.probs[0][1]
+
+    def p(self, name: str) -> float:
+        """Probability that this card is ``name``."""
+        for n, q in self.probs:
+            if n == name:
+                return q
+        return 0.0
+
+    def to_json(self) -> list[list[object]]:
+        """``[[name, p], ...]``."""
+        return [[n, round(q, 4)] for n, q in self.probs]
+
+
+@dataclass(frozen=True, slots=True)
+class ZoneState:
+    """What shows in one zone."""
+
+    up: tuple[SeenCard, ...] = ()
+    """Face-up cards that show (a pile: its top only, when face up)."""
+    down: int = 0
+    """Face-down cards told apart (a face-down stack counts once)."""
+
+    def names(self) -> Counter[str]:
+        """The multiset of the face-up cards' most likely names."""
+        return Counter(c.name for c in self.up)
+
+    @property
+    def empty(self) -> bool:
+        """True when nothing lies in the zone."""
+        return not self.up and not self.down
+
+    def to_json(self) -> dict[str, object]:
+        """``{"up": [[[name, p], ...], ...], "down": n}``."""
+        return {"up": [c.to_json() for c in self.up], "down": self.down}
+
+
+@dataclass(frozen=True)
+class TableState:
+    """Per zone, what shows; plus when it was seen and which seats' arms acted to make it."""
+
+    zones: Mapping[str, ZoneState] = field(default_factory=dict)
+    """Zone name → what shows there; a zone missing is empty."""
+    t: float | None = None
+    """Seconds since the match started when this state was seen (None: not from a camera)."""
+    actors: tuple[int, ...] = ()
+    """Seats whose arms were seen over the table since the previous settled state, in order."""
+    history: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    """Pile zone → the face-up tops seen there since the previous settled state, oldest first (a
+    card covered by the next one before the table settled)."""
+
+    def zone(self, name: str) -> ZoneState:
+        """The state of zone ``name`` (empty when absent)."""
+        return self.zones.get(name, _EMPTY)
+
+    def names(self) -> dict[str, Counter[str]]:
+        """Zone → multiset of most likely face-up names (non-empty zones only)."""
+        return {z: s.names() for z, s in self.zones.items() if s.up}
+
+    def signature(self) -> tuple:
+        """A hashable summary: the sorted most likely names and the face-down count of every zone."""
+        return tuple(sorted((z, tuple(sorted(s.names().elements())), s.down)
+                            for z, s in self.zones.items() if not s.empty))
+
+    def same_as(self, other: TableState) -> bool:
+        """True when both show the same most likely names and face-down counts everywhere."""
+        return self.signature() == other.signature()
+
+    def differences(self, other: TableState) -> list[str]:
+        """Human lines saying how ``other`` differs from this state (this = expected)."""
+        out = []
+        for z in sorted(set(self.zones) | set(other.zones)):
+            a, b = self.zone(z), other.zone(z)
+            missing = a.names() - b.names()
+            extra = b.names() - a.names()
+            if missing:
+                out.append(f"{z}: expected {', '.join(sorted(missing.elements()))}, not seen")
+            if extra:
+                out.append(f"{z}: saw {', '.join(sorted(extra.elements()))}, not expected")
+            if a.down != b.down:
+                out.append(f"{z}: expected {a.down} face-down, saw {b.down}")
+        return out
+
+    def to_json(self) -> dict[str, object]:
+        """Plain data (non-empty zones only)."""
+        out: dict[str, object] = {"zones": {z: s.to_json() for z, s in sorted(self.zones.items()) if not s.empty}}
+        if self.t is not None:
+            out["t"] = round(self.t, 3)
+        if self.actors:
+            out["actors"] = list(self.actors)
+        if any(self.history.values()):
+            out["history"] = {z: list(n) for z, n in sorted(self.history.items()) if n}
+        return out
+
+    @classmethod
+    def from_json(cls, obj: Mapping[str, object]) -> TableState:
+        """The inverse of :meth:`to_json`; ValueError naming the bad part."""
+        if not isinstance(obj, Mapping) or not isinstance(obj.get("zones", {}), Mapping):
+            raise ValueError("a table state is an object with a 'zones' object")
+        zones: dict[str, ZoneState] = {}
+        for z, d in obj.get("zones", {}).items():  # type: ignore[union-attr]
+            try:
+                up = tuple(SeenCard(tuple((str(n), float(p)) for n, p in card)) for card in d.get("up", []))
+                down = int(d.get("down", 0))
+            except (TypeError, ValueError, AttributeError):
+                raise ValueError(f"zone {z!r}: expected {{'up': [[[name, p], ...], ...], 'down': n}}") from None
+            if any(not c.probs for c in up) or down < 0:
+                raise ValueError(f"zone {z!r}: a card needs at least one name; 'down' cannot be negative")
+            zones[str(z)] = ZoneState(up, down)
+        t = obj.get("t")
+        actors = tuple(int(a) for a in obj.get("actors", ()))  # type: ignore[union-attr]
+        history = {str(z): tuple(str(n) for n in names) for z, names in obj.get("history", {}).items()}  # type: ignore[union-attr]
+        return cls(zones, float(t) if t is not None else None, actors, history)  # type: ignore[arg-type]
+
+    @classmethod
+    def from_names(cls, zones: Mapping[str, Iterable[str]], down: Mapping[str, int] | None = None,
+                   t: float | None = None, actors: tuple[int, ...] = ()) -> TableState:
+        """A state seen with certainty: zone → face-up sight names (a pile: its top only)."""
+        down = down or {}
+        out = {z: ZoneState(tuple(SeenCard.certain(n) for n in sorted(names)), int(down.get(z, 0)))
+               for z, names in zones.items()}
+        for z, n in down.items():
+            if z not in out:
+                out[z] = ZoneState((), int(n))
+        return cls({z: s for z, s in out.items() if not s.empty}, t, actors)
+
+
+_EMPTY = ZoneState()
+
+
+def expected_table(places: Places | None, sitout: int | None = None) -> TableState:
+    """The table that ``places`` imply: every known card of a zone face up, hidden cards face down
+    (in a pile only the top shows; a face-down stack counts once). None: an empty table."""
+    if places is None:
+        return TableState()
+    ups: dict[str, list[str]] = {}
+    downs: Counter[str] = Counter()
+    tops: dict[str, tuple[str | None, int]] = {}
+    for name in places.names():
+        zone = place_zone(name, sitout)
+        if zone is None:
+            continue
+        place = places[name]
+        if not place.size:
+            continue
+        if zone in FACE_DOWN_ZONES:
+            tops[zone] = (None, place.size)
+            continue
+        if zone in PILE_ZONES:
+            # known cards lie on top of the hidden ones (they arrived later)
+            tops[zone] = (place.known[-1] if place.known else None, place.hidden)
+            continue
+        ups.setdefault(zone, []).extend(sight_name(c) for c in place.known)
+        downs[zone] += place.hidden
+    zones: dict[str, ZoneState] = {}
+    for zone, names in ups.items():
+        zones[zone] = ZoneState(tuple(SeenCard.certain(n) for n in sorted(names)), downs[zone])
+    for zone, n in downs.items():
+        if zone not in zones and n:
+            zones[zone] = ZoneState((), n)
+    for zone, (top, hidden) in tops.items():
+        if top is not None:
+            zones[zone] = ZoneState((SeenCard.certain(sight_name(top)),), 0)
+        elif hidden:
+            zones[zone] = ZoneState((), 1)
+    return TableState(zones)
+
+
+def _counts(places: Places | None) -> Counter[tuple[str, str]]:
+    out: Counter[tuple[str, str]] = Counter()
+    if places is None:
+        return out
+    for name in places.names():
+        for cid in places[name].known:
+            out[(name, cid)] += 1
+    return out
+
+
+def diff(before: Places | None, after: Places | None) -> list[tuple[str, str, str]]:
+    """The moves (card id, from place, to place) of known cards that turn ``before`` into ``after``;
+    the from place is ``""`` for a card that was hidden before."""
+    a, b = _counts(before), _counts(after)
+    lost: dict[str, list[str]] = {}
+    for (place, cid), n in sorted(a.items()):
+        for _ in range(n - b.get((place, cid), 0)):
+            lost.setdefault(cid, []).append(place)
+    moves = []
+    for (place, cid), n in sorted(b.items()):
+        for _ in range(n - a.get((place, cid), 0)):
+            src = lost.get(cid, [])
+            moves.append((cid, src.pop(0) if src else "", place))
+    return moves
+
+
+def final_places(game: str, before: Places, ev: Event) -> Places:
+    """Where the cards are after ``ev`` when the engine settled the round with it and kept no
+    places: the table change of the event's own rules, else no change."""
+    t = ev.TYPE
+    seat = getattr(ev, "seat", None)
+    try:
+        if game == "hachi-hachi" and t in ("play", "draw"):
+            src = f"hand:{seat}" if t == "play" else "stock"
+            month = ev.card[:2]  # type: ignore[attr-defined]
+            matches = [c for c in before["field"].known if c[:2] == month]
+            taken = [] if not matches else ([ev.capture] if len(matches) == 2 else matches)  # type: ignore[attr-defined]
+            out = before.take(src, ev.card)  # type: ignore[attr-defined]
+            if not taken:
+                return out.put("field", ev.card)  # type: ignore[attr-defined]
+            out = out.put(f"captured:{seat}", ev.card)  # type: ignore[attr-defined]
+            for c in taken:
+                out = out.move(c, "field", f"captured:{seat}")
+            return out
+        if game == "hachi-hachi" and t == "declare" and not ev.play:  # type: ignore[attr-defined]
+            return before.move_all(f"hand:{seat}", "stock")
+        if game == "poka" and t == "play":
+            return before.move(ev.card, f"hand:{seat}", "pile")  # type: ignore[attr-defined]
+        if game == "poka" and t == "table-card":
+            return before.move(ev.card, "stock", "pile")  # type: ignore[attr-defined]
+        if game == "bagaji" and t == "discard":
+            return before.move(ev.card, f"hand:{seat}", "discard")  # type: ignore[attr-defined]
+        if game == "bagaji" and t == "call":
+            top = before["discard"].known[-1]
+            out = before.move(top, "discard", f"meld:{seat}")
+            for c in ev.cards:  # type: ignore[attr-defined]
+                out = out.move(c, f"hand:{seat}", f"meld:{seat}")
+            return out
+    except (ValueError, KeyError, IndexError, AttributeError):
+        return before
+    return before
