@@ -1,0 +1,93 @@
+"""scorer.tracker on hand-made Poka tables: a deal and plays committed from settled states, the
+hold time, an ambiguity held then asked, a table nothing explains reported out of sync, and
+corrections."""
+
+from __future__ import annotations
+
+import pytest
+
+from scorer.errors import ScorerError
+from scorer.games import game
+from scorer.poka.events import Deal, Play
+from scorer.table import SeenCard, TableState, ZoneState
+from scorer.tracker import Tracker, TrackerOptions
+
+
+def _poka() -> Tracker:
+    spec = game("poka")
+    return Tracker(spec.match(["Aki", "Ben"], spec.options()), TrackerOptions(hold_s=0.3, ask_after_s=2.0))
+
+
+def _table(top: str | SeenCard, actors: tuple[int, ...] = (), history: tuple[str, ...] = ()) -> TableState:
+    card = top if isinstance(top, SeenCard) else SeenCard.certain(top)
+    return TableState({"pile": ZoneState((card,)), "stock": ZoneState((), 1)}, None, actors,
+                      {"pile": history} if history else {})
+
+
+def _settle(tr: Tracker, table: TableState, t0: float, seconds: float = 0.5) -> list:
+    done = []
+    t = t0
+    while t <= t0 + seconds + 1e-9:
+        done += tr.update(table, t).committed
+        table = TableState(table.zones, table.t)  # arms are reported once
+        t += 0.1
+    return done
+
+
+def test_deal_by_the_first_arm_then_a_play_are_committed() -> None:
+    tr = _poka()
+    done = _settle(tr, _table("11-ribbon", actors=(2, 1, 2), history=("11-ribbon",)), 1.0)
+    assert [e.TYPE for e in done] == ["deal"]
+    deal = done[0]
+    assert isinstance(deal, Deal) and deal.dealer == 2 and deal.table == "11-ribbon" and deal.hands == (6, 6)
+    done = _settle(tr, _table("01-ribbon", actors=(2,), history=("01-ribbon",)), 3.0)
+    assert done == [Play(2, "01-ribbon")]
+    assert tr.expected().zone("pile").names() == {"01-ribbon": 1}
+
+
+def test_nothing_is_committed_before_the_hold_time() -> None:
+    tr = _poka()
+    tr.options = TrackerOptions(hold_s=0.3, margin=3.0)  # a lead of 4 is under twice the margin
+    u = tr.update(_table("11-ribbon", actors=(1,)), 0.0)
+    assert u.state == "waiting" and not u.committed and u.best is not None
+    assert tr.update(_table("11-ribbon"), 0.1).committed == ()
+    assert [e.TYPE for e in tr.update(_table("11-ribbon"), 0.35).committed] == ["deal"]
+
+
+def test_a_table_nothing_explains_is_reported_out_of_sync_with_the_difference() -> None:
+    tr = _poka()
+    _settle(tr, _table("11-ribbon", actors=(2,)), 0.0)
+    odd = TableState({"stock": ZoneState((), 1),
+                      "seat:1": ZoneState((SeenCard.certain("08-moon"), SeenCard.certain("09-sakecup")))})
+    states = [tr.update(odd, 1.0 + 0.1 * k).state for k in range(15)]
+    assert states[0] == "waiting" and states[-1] == "out-of-sync"
+    assert tr.desync is not None and "seat:1: saw 08-moon, 09-sakecup, not expected" in tr.desync.differences
+    assert "pile: expected 11-ribbon, not seen" in tr.desync.differences
+    assert tr.desync.text.startswith("Out of sync: seat 2")
+    # the table put back as it was: in sync again
+    assert tr.update(_table("11-ribbon"), 3.0).state == "synced" and tr.desync is None
+
+
+def test_an_ambiguity_is_held_and_then_asked_and_an_answer_commits_it() -> None:
+    tr = _poka()
+    _settle(tr, _table("11-ribbon", actors=(2,)), 0.0)
+    # no arm seen: seat 2 playing 01-ribbon, or seat 2 passing and seat 1 playing it, fit equally
+    opts = TrackerOptions(hold_s=0.3, ask_after_s=1.0, silent_cost=0.0)
+    tr.options = opts
+    seen = _table("01-ribbon", history=("01-ribbon",))
+    first = tr.update(seen, 2.0)
+    assert first.state == "waiting" and not first.committed
+    later = tr.update(seen, 3.5)
+    assert later.state == "question" and later.question is not None
+    assert len(later.question.candidates) >= 2 and "Which happened?" in later.question.text
+    chosen = tr.choose(0)
+    assert chosen and chosen[-1].TYPE == "play"
+    with pytest.raises(ScorerError, match="no open question"):
+        tr.choose(0)
+
+
+def test_undo_takes_back_the_last_committed_event() -> None:
+    tr = _poka()
+    _settle(tr, _table("11-ribbon", actors=(2,)), 0.0)
+    assert tr.undo().TYPE == "deal"
+    assert tr.match.phase() == "deal"
