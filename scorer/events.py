@@ -89,23 +89,45 @@ class EventRegistry:
             raise InvalidEventError(
                 f"unknown {self.game} event type {kind!r}; known: {', '.join(sorted(self._types))}"
             )
-        hints = typing.get_type_hints(cls)
-        names = {f.name: f for f in dataclasses.fields(cls)}
-        extra = set(obj) - set(names) - {"type"}
+        fields = _fields_of(cls)
+        extra = [key for key in obj if key != "type" and key not in fields]
         if extra:
             raise InvalidEventError(f"{kind}: unknown field(s) {', '.join(sorted(extra))}")
         kwargs: dict[str, Any] = {}
-        for name, f in names.items():
+        for name, (hint, required) in fields.items():
             if name not in obj:
-                if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
+                if required:
                     raise InvalidEventError(f"{kind}: missing field {name!r}")
                 continue
-            kwargs[name] = _convert(obj[name], hints[name], f"{kind}.{name}")
+            kwargs[name] = _convert(obj[name], hint, f"{kind}.{name}")
         try:
             event = cls(**kwargs)
         except (TypeError, ValueError) as exc:
             raise InvalidEventError(f"{kind}: {exc}") from None
         return event
+
+
+_FIELDS: dict[type[Event], dict[str, tuple[Any, bool]]] = {}
+
+
+def _fields_of(cls: type[Event]) -> dict[str, tuple[Any, bool]]:
+    """Each field of ``cls`` in order: its resolved type hint and whether it is required.
+
+    Resolved once per class (``typing.get_type_hints`` evaluates every annotation string and would
+    otherwise dominate a replay's time); event classes are frozen, so the answer never changes.
+    """
+    fields = _FIELDS.get(cls)
+    if fields is None:
+        hints = typing.get_type_hints(cls)
+        fields = {
+            f.name: (
+                hints[f.name],
+                f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING,
+            )
+            for f in dataclasses.fields(cls)
+        }
+        _FIELDS[cls] = fields
+    return fields
 
 
 def _convert(value: Any, hint: Any, where: str) -> Any:

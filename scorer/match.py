@@ -224,6 +224,11 @@ class Match(ABC):
         """Events applied so far (after undos), in order."""
         return tuple(self._events)
 
+    @property
+    def event_count(self) -> int:
+        """How many events are applied now (after undos); O(1), unlike ``len(events)``."""
+        return len(self._events)
+
     def apply(self, event: Event) -> None:
         """Apply ``event``; raise ``IllegalEventError`` (state unchanged) when the rules forbid it."""
         if type(event) not in self.EVENTS:
