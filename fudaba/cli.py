@@ -4,8 +4,9 @@
   the running totals. Without a record, the embedded sample game is replayed.
 * ``fudaba hand GAME CARD... [--ruleset R] [--option K=V] [--json]`` — evaluate a hand.
 * ``fudaba rules [GAME] [--ruleset R] [--option K=V] [--json]`` — the rules as implemented.
-* ``fudaba simulate GAME [--players N] [--seed S] [--ruleset R] [--option K=V] [-o RECORD]`` — play a
-  random legal match and write its record.
+* ``fudaba simulate GAME [--players N] [--seed S] [--ruleset R] [--option K=V] [--max-rounds N]
+  [-o RECORD]`` — play a random legal match and write its record; a match not over after
+  ``--max-rounds`` rounds (default 10,000: only a match whose options set no end reaches it) is bad input.
 * ``fudaba device list`` — the serial ports, stone counters (by USB id) first.
 * ``fudaba device test [PORT] [--seconds S]`` — light every LED, print button events as they come
   for S seconds (default 10) or until Ctrl-C, then turn the LEDs back.
@@ -31,7 +32,7 @@ from scorer import record as records
 from scorer import rulesets
 from scorer.errors import RecordError, ScorerError, UnknownCardError
 from scorer.games import GAME_MODULES, game
-from scorer.simulate import play_match
+from scorer.simulate import NoEndError, play_match
 
 EXIT_BAD_INPUT = 2
 
@@ -162,8 +163,13 @@ def cmd_simulate(args: argparse.Namespace) -> tuple[str, int]:
     n = args.players or spec.min_players
     if not spec.min_players <= n <= spec.max_players:
         raise BadInput(f"{spec.title} seats {spec.min_players}-{spec.max_players} players, not {n}")
+    if args.max_rounds < 1:
+        raise BadInput(f"--max-rounds must be at least 1, not {args.max_rounds}")
     match = spec.match([f"Player {i + 1}" for i in range(n)], options)
-    play_match(match, random.Random(args.seed))
+    try:
+        play_match(match, random.Random(args.seed), max_rounds=args.max_rounds)
+    except NoEndError as exc:
+        raise BadInput(f"{exc}; do its options set an end? (or raise --max-rounds)") from None
     text = records.export(match, ruleset, start="2026-01-01T00:00:00+00:00").dumps()
     if args.output:
         with open(args.output, "w", encoding="utf-8") as fh:
@@ -372,6 +378,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--players", type=int, default=0, help="seated players (default: the fewest)")
     p.add_argument("--seed", type=int, default=0, help="random seed (same seed, same record)")
     p.add_argument("-o", "--output", help="write the record here instead of printing it")
+    p.add_argument(
+        "--max-rounds",
+        type=int,
+        default=10_000,
+        metavar="N",
+        help="give up (exit 2) when the match has not ended after N rounds (default 10000)",
+    )
     _rules_args(p)
     p.set_defaults(func=cmd_simulate)
 

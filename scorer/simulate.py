@@ -1,15 +1,22 @@
 """Random legal play for simulations, property tests and benchmarks.
 
 A playout asks the engine for ``random_event(rng)`` (which draws chance — deals, stock draws —
-as well as players' choices) and applies it, until the round or the match ends.
+as well as players' choices) and applies it, until the round or the match ends. A match whose
+options set no end (Bagaji with neither a time nor a round limit) never ends: :func:`play_match`
+stops it at ``max_rounds`` with :class:`NoEndError`.
 """
 
 from __future__ import annotations
 
 import random
 
+from scorer.errors import ScorerError
 from scorer.events import Event
 from scorer.match import Match
+
+
+class NoEndError(ScorerError):
+    """A simulated match had not ended after the most rounds the caller allowed."""
 
 
 def play_round(match: Match, rng: random.Random, max_events: int = 10_000) -> list[Event]:
@@ -25,13 +32,17 @@ def play_round(match: Match, rng: random.Random, max_events: int = 10_000) -> li
     return played
 
 
-def play_match(match: Match, rng: random.Random, max_rounds: int = 1_000) -> list[Event]:
-    """Play random legal events until the match is over."""
+def play_match(match: Match, rng: random.Random, max_rounds: int | None = 1_000) -> list[Event]:
+    """Play random legal events until the match is over.
+
+    Raise :class:`NoEndError` when it has not ended after ``max_rounds`` rounds (None: no limit,
+    for matches known to end).
+    """
     played: list[Event] = []
     rounds = 0
     while not match.is_over:
-        if rounds >= max_rounds:
-            raise RuntimeError(f"{match.GAME}: match did not end within {max_rounds} rounds")
+        if max_rounds is not None and rounds >= max_rounds:
+            raise NoEndError(f"{match.GAME}: the match did not end within {max_rounds} rounds")
         played.extend(play_round(match, rng))
         rounds += 1
     return played
