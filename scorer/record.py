@@ -10,20 +10,52 @@ Header (line 1)::
 one event of the game (``{"type": "play", "seat": 1, ...}``) or a correction:
 
 * ``{"type": "undo"}`` takes back the last effective event (``"count": n`` takes back n);
-* ``{"type": "replace", "event": {...}}`` takes back the last effective event and applies another.
+* ``{"type": "replace", "event": {...}}`` takes back the last effective event and applies another;
+* ``{"type": "confirm"}`` says a player confirmed the last effective event (a claim or settlement
+  waiting for one, or a guess); it changes nothing in the match, and needs an event to confirm.
 
 Corrections are appended, never edits in place: replaying the whole file gives the current game.
-Blank lines are ignored. Any problem is reported as :class:`~scorer.errors.RecordError`
-``file:line: reason``.
+
+Record-level keys (every key optional, on any event or correction line, never inside a
+``replace``'s ``event``); they are checked, kept in :attr:`Record.entries` so a dump round-trips,
+and removed before the event is built, so the engines never see them:
+
+* ``source`` — who or what produced the line, one of :data:`SOURCES`: ``camera`` (the tracker,
+  from camera frames), ``button`` (a stone-counter button), ``dashboard`` (entered on the
+  dashboard), ``import`` (taken from elsewhere: typed in, converted, simulated), ``answer`` (a
+  player's answer to a question the tracker asked) or ``guess`` (the tracker's most likely answer
+  to a question nobody answered);
+* ``seq`` — the line's sequence number in a live record, a positive integer; the lines that carry
+  one must carry strictly increasing numbers (gaps allowed);
+* ``evidence`` — a JSON object saying why the line was written, free-form, e.g.
+  ``{"frames": [12.4, 13.1], "confidence": 0.97, "note": "..."}`` (frame times in seconds since
+  the match started, confidence 0-1).
+
+Observer and full records. A deal says what the recorder knew: ``hands`` per seat are the card ids
+(a *full* deal: simulations, tests, a typed-in game) or a count of face-down cards (an *observer*
+deal), and the stock is its ids or its size (Poka: ``null``); draws and plays name their cards as
+they are seen. A live table (the camera's tracker) writes observer records: hidden hands and the
+stock as counts, every card named when it shows. Both replay to the same settlements; neither is
+turned into the other on reading or writing.
+
+:class:`RecordWriter` writes a live record: the header, then one line per :meth:`RecordWriter.append`,
+each written and flushed (optionally ``fsync``-ed) before ``append`` returns, numbered by ``seq``,
+so killing the process loses no line already appended.
+
+Lines are separated by ``\n`` (a ``\r`` before it is dropped); blank lines are ignored. Any
+problem is reported as :class:`~scorer.errors.RecordError` ``file:line: reason``: bytes that are not
+UTF-8, JSON that does not parse or is nested too deeply, a bad record-level key, a bad event.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+import os
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
+from types import TracebackType
 from typing import Any
 
 from scorer import rulesets
@@ -34,7 +66,72 @@ from scorer.match import Match, Player
 
 FORMAT = "fudaba-record"
 VERSION = 1
-CORRECTIONS = ("undo", "replace")
+CORRECTIONS = ("undo", "replace", "confirm")
+SOURCES: dict[str, str] = {
+    "camera": "the tracker, from camera frames",
+    "button": "a stone-counter button",
+    "dashboard": "entered on the dashboard",
+    "import": "taken from elsewhere: typed in, converted or simulated",
+    "answer": "a player's answer to a question the tracker asked",
+    "guess": "the tracker's most likely answer to a question nobody answered",
+}
+"""The values of a line's ``source`` key and what each means."""
+META_KEYS = ("source", "seq", "evidence")
+"""Record-level keys of a line: checked and kept, never passed to the engines."""
+
+
+@dataclass(frozen=True, slots=True)
+class LineMeta:
+    """The record-level keys of one line (each None when absent)."""
+
+    source: str | None = None
+    """One of :data:`SOURCES`."""
+    seq: int | None = None
+    """The line's sequence number in a live record, from 1."""
+    evidence: dict[str, Any] | None = None
+    """Why the line was written: a free-form JSON object (frame times in seconds, confidence 0-1)."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The keys that are set, as written on the line."""
+        out: dict[str, Any] = {}
+        if self.source is not None:
+            out["source"] = self.source
+        if self.seq is not None:
+            out["seq"] = self.seq
+        if self.evidence is not None:
+            out["evidence"] = self.evidence
+        return out
+
+
+def split_line(obj: Mapping[str, Any]) -> tuple[dict[str, Any], LineMeta]:
+    """The line without its record-level keys, and those keys checked.
+
+    Raise :class:`ScorerError` naming the key when ``source`` is not one of :data:`SOURCES`,
+    ``seq`` not a positive integer or ``evidence`` not an object (``null`` is none of these). A
+    line without such keys comes back as it is (not copied).
+    """
+    if "source" not in obj and "seq" not in obj and "evidence" not in obj:
+        return obj if isinstance(obj, dict) else dict(obj), LineMeta()
+    source = obj.get("source")
+    if "source" in obj and (not isinstance(source, str) or source not in SOURCES):
+        raise ScorerError(f"'source' must be one of {', '.join(SOURCES)}; got {_shown(source)}")
+    seq = obj.get("seq")
+    if "seq" in obj and (not isinstance(seq, int) or isinstance(seq, bool) or seq < 1):
+        raise ScorerError(f"'seq' must be a positive integer; got {_shown(seq)}")
+    evidence = obj.get("evidence")
+    if "evidence" in obj and not isinstance(evidence, dict):
+        raise ScorerError(f"'evidence' must be a JSON object; got {_shown(evidence)}")
+    bare = {k: v for k, v in obj.items() if k not in META_KEYS}
+    return bare, LineMeta(source, seq, evidence)
+
+
+def _shown(value: Any) -> str:
+    """A JSON value as a message shows it: scalars as written, containers by kind."""
+    if isinstance(value, dict):
+        return "an object"
+    if isinstance(value, list):
+        return "a list"
+    return json.dumps(value, ensure_ascii=False)[:60]
 
 
 @dataclass(frozen=True)
@@ -111,6 +208,8 @@ class Record:
                 apply_line(match, spec, obj)
             except ScorerError as exc:
                 raise RecordError(self.path, lineno, str(exc)) from None
+            except RecursionError:
+                raise RecordError(self.path, lineno, "nested too deeply to convert") from None
         return match
 
     def dumps(self) -> str:
@@ -121,21 +220,36 @@ class Record:
 
 
 def apply_line(match: Match, spec: GameSpec, obj: dict[str, Any]) -> None:
-    """Apply one record line (an event or a correction) to ``match``."""
-    kind = obj.get("type") if isinstance(obj, dict) else None
+    """Apply one record line (an event or a correction) to ``match``.
+
+    Its record-level keys (:data:`META_KEYS`) are checked and left out of the event. A correction
+    costs time in proportion to the events it takes back, never to the events applied before.
+    """
+    if not isinstance(obj, dict):
+        raise ScorerError(f"each event must be a JSON object, not {type(obj).__name__}")
+    obj, _meta = split_line(obj)
+    kind = obj.get("type")
     if kind == "undo":
         count = obj.get("count", 1)
         if not isinstance(count, int) or isinstance(count, bool) or count < 1:
             raise ScorerError("undo: 'count' must be a positive integer")
-        if count > len(match.events):
-            raise ScorerError(f"undo: cannot take back {count} events, only {len(match.events)} applied")
+        applied = match.event_count
+        if count > applied:
+            raise ScorerError(f"undo: cannot take back {count} events, only {applied} applied")
         for _ in range(count):
             match.undo()
+        return
+    if kind == "confirm":
+        extra = set(obj) - {"type"}
+        if extra:
+            raise ScorerError(f"confirm: unknown field(s) {', '.join(sorted(extra))}")
+        if not match.event_count:
+            raise ScorerError("confirm: there is no event to confirm")
         return
     if kind == "replace":
         inner = obj.get("event")
         event = match.EVENTS.from_json(inner)
-        if not match.events:
+        if not match.event_count:
             raise ScorerError("replace: there is no event to replace")
         old = match.undo()
         try:
@@ -184,18 +298,32 @@ def loads(text: str, path: str = "<record>") -> Record:
     """Parse JSON Lines text into a :class:`Record` (events are not applied yet)."""
     header: Header | None = None
     entries: list[tuple[int, dict[str, Any]]] = []
-    for lineno, line in enumerate(text.splitlines(), start=1):
+    last_seq: tuple[int, int] | None = None
+    for lineno, line in enumerate(text.split("\n"), start=1):
         if not line.strip():
             continue
         try:
             obj = json.loads(line)
         except json.JSONDecodeError as exc:
             raise RecordError(path, lineno, f"not valid JSON: {exc.msg} (column {exc.colno})") from None
+        except RecursionError:
+            raise RecordError(path, lineno, "not valid JSON: nested too deeply to read") from None
         if header is None:
             header = parse_header(obj, path)
             continue
         if not isinstance(obj, dict):
             raise RecordError(path, lineno, "each event must be a JSON object")
+        try:
+            _bare, meta = split_line(obj)
+        except ScorerError as exc:
+            raise RecordError(path, lineno, str(exc)) from None
+        if meta.seq is not None:
+            if last_seq is not None and meta.seq <= last_seq[0]:
+                raise RecordError(
+                    path, lineno, f"'seq' {meta.seq} does not follow {last_seq[0]} (line {last_seq[1]}): "
+                    "sequence numbers must increase"
+                )
+            last_seq = (meta.seq, lineno)
         entries.append((lineno, obj))
     if header is None:
         raise RecordError(path, 1, "empty record: the first line must be the header")
@@ -204,14 +332,23 @@ def loads(text: str, path: str = "<record>") -> Record:
 
 def load(path: str | Path) -> Record:
     """Read a record file."""
-    p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        data = Path(path).read_bytes()
     except OSError as exc:
         raise RecordError(str(path), 0, f"cannot read: {exc.strerror or exc}") from None
-    except UnicodeDecodeError:
-        raise RecordError(str(path), 0, "not UTF-8 text") from None
-    return loads(text, str(path))
+    return loads(_decode(data, str(path)), str(path))
+
+
+def _decode(data: bytes, path: str) -> str:
+    """``data`` as UTF-8 text; a byte that is not UTF-8 is reported at its line and byte column."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        lineno = data.count(b"\n", 0, exc.start) + 1
+        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise RecordError(
+            path, lineno, f"not UTF-8 text: byte 0x{data[exc.start]:02x} at byte column {column}"
+        ) from None
 
 
 def export(match: Match, ruleset: str, start: str | None = None) -> Record:
@@ -224,3 +361,164 @@ def export(match: Match, ruleset: str, start: str | None = None) -> Record:
 def events_of(record: Record) -> Iterable[Event]:
     """The effective events of a record (after its corrections)."""
     return record.replay().events
+
+
+class RecordWriter:
+    """A live record on disk: the header, then one JSON line per :meth:`append`.
+
+    Each line goes to the file in one unbuffered ``write`` before :meth:`append` returns, so a
+    killed process loses no line already appended; ``fsync=True`` also waits for the disk after
+    every line (and after creating the file), so a power cut loses none either, at the cost of a
+    disk flush per line. The writer numbers its lines: ``seq`` 1, 2, 3 … (continuing after the
+    highest ``seq`` already in the file when it resumes one).
+
+    ``RecordWriter(path, header)`` creates ``path``, which must not exist, and writes the header.
+    ``RecordWriter(path, header, append=True)`` continues ``path`` when it exists (creates it when
+    not): the file is read as a record, its header must describe the same game (game, ruleset,
+    resolved options, players, deck; the start time may differ; ``header=None`` takes the file's),
+    and an unfinished last line (no ``\\n``: the writer was killed inside a write, so it was never
+    appended) is cut off and kept in :attr:`discarded`. :attr:`record` holds the header and every
+    line in the file, appended ones included, for replay.
+    """
+
+    def __init__(
+        self, path: str | Path, header: Header | None = None, *, append: bool = False, fsync: bool = False
+    ) -> None:
+        self.path = str(path)
+        self.fsync = fsync
+        self.discarded = b""
+        """The bytes of an unfinished last line cut off on resuming (empty when none)."""
+        self._seq = 0
+        self._lines = 0
+        self._fd: int | None = None
+        existing = self._resume(header) if append and os.path.exists(self.path) else None
+        if existing is not None:
+            self.record = existing
+            self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND)
+            return
+        if header is None:
+            raise ValueError(f"{self.path}: a new record needs a header")
+        flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND | (0 if append else os.O_EXCL)
+        try:
+            self._fd = os.open(self.path, flags, 0o644)
+        except FileExistsError:
+            raise RecordError(
+                self.path, 0, "already exists; continue it with append=True or choose another file"
+            ) from None
+        self.record = Record(header, [], self.path)
+        self._write(json.dumps(header.to_json(), ensure_ascii=False) + "\n")
+        if fsync and os.name == "posix":
+            directory = os.open(os.path.dirname(os.path.abspath(self.path)), os.O_RDONLY)
+            try:
+                os.fsync(directory)
+            finally:
+                os.close(directory)
+
+    @property
+    def seq(self) -> int:
+        """The ``seq`` of the last line written or read (0 when none)."""
+        return self._seq
+
+    def append(
+        self, item: Event | Mapping[str, Any], *, source: str | None = None, evidence: Mapping[str, Any] | None = None
+    ) -> int:
+        """Write one event or correction as the next line; return its ``seq``.
+
+        ``item`` is an :class:`Event` or a line's JSON object (``{"type": "undo"}``); it must not
+        carry record-level keys itself. The line is checked as :func:`split_line` checks one
+        (``ScorerError`` for a bad ``source`` or ``evidence``), not against the game's rules.
+        """
+        if self._fd is None:
+            raise ValueError(f"{self.path}: the record writer is closed")
+        obj = item.to_json() if isinstance(item, Event) else dict(item)
+        if not isinstance(obj.get("type"), str):
+            raise ValueError("a record line needs a string 'type'")
+        clash = [key for key in META_KEYS if key in obj]
+        if clash:
+            raise ValueError(f"the line itself carries {', '.join(clash)}; pass source and evidence to append")
+        meta = LineMeta(source, self._seq + 1, dict(evidence) if isinstance(evidence, Mapping) else evidence)
+        line = {**obj, **meta.to_json()}
+        split_line(line)
+        try:
+            text = json.dumps(line, ensure_ascii=False, allow_nan=False)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"the line cannot be written as JSON: {exc}") from None
+        self._write(text + "\n")
+        self._seq += 1
+        self.record.entries.append((self._lines, line))
+        return self._seq
+
+    def close(self) -> None:
+        """Close the file (every line is already written); closing twice is harmless."""
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+
+    def __enter__(self) -> RecordWriter:
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
+
+    def _write(self, text: str) -> None:
+        """Write ``text`` (one whole line) to the file; on failure close the writer, so no later
+        line can follow a partly written one."""
+        assert self._fd is not None
+        data = memoryview(text.encode("utf-8"))
+        try:
+            while data:
+                data = data[os.write(self._fd, data) :]
+            if self.fsync:
+                os.fsync(self._fd)
+        except OSError:
+            self.close()
+            raise
+        self._lines += 1
+
+    def _resume(self, header: Header | None) -> Record | None:
+        """Read the existing record, cut an unfinished last line, check the header, find the seq.
+
+        None when the file holds no whole line (killed while writing its header): it is then
+        written as a new record.
+        """
+        try:
+            data = Path(self.path).read_bytes()
+        except OSError as exc:
+            raise RecordError(self.path, 0, f"cannot read: {exc.strerror or exc}") from None
+        end = data.rfind(b"\n") + 1
+        if end < len(data):
+            self.discarded = data[end:]
+            with open(self.path, "r+b") as fh:
+                fh.truncate(end)
+            data = data[:end]
+        if not data.strip():
+            return None
+        existing = loads(_decode(data, self.path), self.path)
+        if header is not None:
+            differ = _header_differences(existing.header, header)
+            if differ:
+                raise RecordError(
+                    self.path, 1, f"the record is of another game setup ({', '.join(differ)} differ)"
+                )
+        for _lineno, obj in existing.entries:
+            seq = obj.get("seq")
+            if seq is not None:
+                self._seq = seq
+        self._lines = data.count(b"\n")
+        return existing
+
+
+def _header_differences(a: Header, b: Header) -> list[str]:
+    """The header fields in which ``a`` and ``b`` describe different game setups (start ignored)."""
+    differ = [name for name in ("game", "ruleset", "deck", "players") if getattr(a, name) != getattr(b, name)]
+    if not differ:
+        spec = game(a.game)
+        try:
+            same = spec.options(a.ruleset, a.options) == spec.options(b.ruleset, b.options)
+        except (ScorerError, ValueError):
+            same = False
+        if not same:
+            differ.append("options")
+    return differ

@@ -13,7 +13,14 @@ import typing
 from typing import Any, Union
 
 from scorer.games import GAME_MODULES, game
-from scorer.record import FORMAT, VERSION
+from scorer.record import FORMAT, SOURCES, VERSION
+
+META_PROPERTIES: dict[str, Any] = {
+    "source": {"$ref": "#/$defs/source"},
+    "seq": {"$ref": "#/$defs/seq"},
+    "evidence": {"$ref": "#/$defs/evidence"},
+}
+"""The record-level keys any event or correction line may carry (``scorer.record.META_KEYS``)."""
 
 
 def _type_schema(hint: Any) -> dict[str, Any]:
@@ -41,6 +48,7 @@ def _event_schema(cls: type) -> dict[str, Any]:
         props[f.name] = _type_schema(hints[f.name])
         if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
             required.append(f.name)
+    props.update(META_PROPERTIES)
     doc = (cls.__doc__ or "").strip().splitlines()[0] if cls.__doc__ else ""
     return {
         "type": "object",
@@ -82,18 +90,44 @@ def schema() -> dict[str, Any]:
             "required": ["format", "version", "game", "ruleset", "players", "deck"],
             "additionalProperties": False,
         },
+        "source": {
+            "description": "Record-level: who or what produced the line. "
+            + "; ".join(f"{name}: {meaning}" for name, meaning in SOURCES.items())
+            + ".",
+            "enum": list(SOURCES),
+        },
+        "seq": {
+            "description": "Record-level: the line's sequence number in a live record; the lines that "
+            "carry one carry strictly increasing numbers (gaps allowed).",
+            "type": "integer",
+            "minimum": 1,
+        },
+        "evidence": {
+            "description": "Record-level: why the line was written, free-form, e.g. "
+            '{"frames": [t0, t1], "confidence": 0.97, "note": "..."} (times in seconds since the '
+            "match started, confidence 0-1).",
+            "type": "object",
+        },
         "undo": {
             "type": "object",
             "description": "Correction: take back the last effective event(s).",
-            "properties": {"type": {"const": "undo"}, "count": {"type": "integer", "minimum": 1}},
+            "properties": {"type": {"const": "undo"}, "count": {"type": "integer", "minimum": 1}, **META_PROPERTIES},
             "required": ["type"],
             "additionalProperties": False,
         },
         "replace": {
             "type": "object",
-            "description": "Correction: take back the last effective event and apply this one instead.",
-            "properties": {"type": {"const": "replace"}, "event": {"type": "object"}},
+            "description": "Correction: take back the last effective event and apply this one instead "
+            "(the event itself carries no record-level keys).",
+            "properties": {"type": {"const": "replace"}, "event": {"type": "object"}, **META_PROPERTIES},
             "required": ["type", "event"],
+            "additionalProperties": False,
+        },
+        "confirm": {
+            "type": "object",
+            "description": "Correction that changes nothing: a player confirmed the last effective event.",
+            "properties": {"type": {"const": "confirm"}, **META_PROPERTIES},
+            "required": ["type"],
             "additionalProperties": False,
         },
     }
@@ -113,10 +147,17 @@ def schema() -> dict[str, Any]:
         "title": "fudaba game record line",
         "description": (
             "A fudaba game record is JSON Lines: line 1 is a header, every further line an event of "
-            "the header's game or a correction (undo, replace). Seats are numbered from 1. Events "
-            "may carry 'at', seconds since the match started."
+            "the header's game or a correction (undo, replace, confirm). Seats are numbered from 1. "
+            "Events may carry 'at', seconds since the match started; any event or correction line "
+            "may carry the record-level keys 'source', 'seq' and 'evidence', which the engines never see."
         ),
-        "anyOf": [{"$ref": "#/$defs/header"}, {"$ref": "#/$defs/undo"}, {"$ref": "#/$defs/replace"}, *games],
+        "anyOf": [
+            {"$ref": "#/$defs/header"},
+            {"$ref": "#/$defs/undo"},
+            {"$ref": "#/$defs/replace"},
+            {"$ref": "#/$defs/confirm"},
+            *games,
+        ],
         "$defs": defs,
     }
 

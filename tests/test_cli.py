@@ -96,3 +96,61 @@ def test_simulate_then_score_round_trip(game, tmp_path, capsys):
 def test_module_entry_point_runs():
     proc = subprocess.run([sys.executable, "-m", "fudaba", "rules", "poka"], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0 and "Poka" in proc.stdout
+
+
+def test_score_deeply_nested_line_is_bad_input(tmp_path, capsys):
+    code, out, _ = run(capsys, "simulate", "poka", "--seed", "1", "--option", "stones-to-win=3")
+    path = tmp_path / "deep.jsonl"
+    path.write_text(out.splitlines()[0] + "\n" + "[" * 50_000 + "]" * 50_000 + "\n")
+    code, out, err = run(capsys, "score", str(path))
+    assert code == 2 and out == ""
+    assert err == f"fudaba: {path}:2: not valid JSON: nested too deeply to read\n"
+
+
+def test_score_names_the_line_of_undecodable_bytes(tmp_path, capsys):
+    code, out, _ = run(capsys, "simulate", "poka", "--seed", "1", "--option", "stones-to-win=3")
+    lines = out.encode().split(b"\n")
+    lines[5] = lines[5][:-1] + b', "note": "caf\xe9"}'
+    path = tmp_path / "latin1.jsonl"
+    path.write_bytes(b"\n".join(lines))
+    code, out, err = run(capsys, "score", str(path))
+    assert code == 2 and out == ""
+    column = lines[5].index(b"\xe9") + 1
+    assert err == f"fudaba: {path}:6: not UTF-8 text: byte 0xe9 at byte column {column}\n"
+
+
+def test_score_reads_source_seq_evidence_and_names_a_bad_one(tmp_path, capsys):
+    code, out, _ = run(capsys, "simulate", "bagaji", "--seed", "3", "--option", "end-after-rounds=2")
+    lines = out.splitlines()
+    marked = [lines[0]] + [
+        json.dumps({**json.loads(line), "source": "camera", "seq": i, "evidence": {"confidence": 0.99}})
+        for i, line in enumerate(lines[1:], start=1)
+    ]
+    path = tmp_path / "marked.jsonl"
+    path.write_text("\n".join(marked) + "\n")
+    code, out, err = run(capsys, "score", str(path), "--json")
+    assert code == 0, err
+    assert json.loads(out)["events"] == len(lines) - 1
+    marked[4] = marked[4].replace('"source": "camera"', '"source": "webcam"')
+    path.write_text("\n".join(marked) + "\n")
+    code, out, err = run(capsys, "score", str(path))
+    assert code == 2 and out == ""
+    assert err.startswith(f"fudaba: {path}:5: 'source' must be one of camera, button,")
+
+
+def test_simulate_more_than_a_thousand_rounds(tmp_path, capsys):
+    path = tmp_path / "long.jsonl"
+    code, out, err = run(capsys, "simulate", "bagaji", "--seed", "1", "-o", str(path), "--option",
+                         "end-after-rounds=1001", "--option", "end-after-minutes=0")
+    assert code == 0, err
+    assert out.startswith(f"wrote {path}: 1001 rounds")
+
+
+def test_simulate_a_match_without_end_is_bad_input(capsys):
+    code, out, err = run(capsys, "simulate", "bagaji", "--option", "end-after-rounds=0", "--option",
+                         "end-after-minutes=0", "--max-rounds", "3")
+    assert code == 2 and out == ""
+    assert err == ("fudaba: bagaji: the match did not end within 3 rounds; do its options set an end?"
+                   " (or raise --max-rounds)\n")
+    code, out, err = run(capsys, "simulate", "poka", "--max-rounds", "0")
+    assert code == 2 and err == "fudaba: --max-rounds must be at least 1, not 0\n"
