@@ -179,6 +179,15 @@ def cmd_simulate(args: argparse.Namespace) -> tuple[str, int]:
     return text, 0
 
 
+# --------------------------------------------------------------------------- mat
+def cmd_mat(args: argparse.Namespace) -> tuple[str, int]:
+    try:
+        from vision.mat import mat_command
+    except ImportError as exc:
+        raise BadInput(f"fudaba mat needs the synth extra (numpy, OpenCV, Pillow): {exc}") from None
+    return mat_command(args.game, args.players, args.paper, args.deck, args.output, args.marker_mm, args.dpi), 0
+
+
 # --------------------------------------------------------------------------- device
 def cmd_device_list(args: argparse.Namespace) -> tuple[str, int]:
     from firmware_bridge.ports import list_ports
@@ -387,6 +396,16 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _rules_args(p)
     p.set_defaults(func=cmd_simulate)
+
+    p = sub.add_parser("mat", help="write the printable table mat (PDF tiled at 100 %% and PNG) for a game")
+    p.add_argument("--game", required=True, help="hachi-hachi, bagaji or poka")
+    p.add_argument("--players", type=int, required=True, help="seated players")
+    p.add_argument("--paper", default="a3", help="sheets to tile it on: a3 (default), a4x4 (A4) or letter")
+    p.add_argument("--deck", help="hanafuda or playing (default: playing for bagaji, else hanafuda)")
+    p.add_argument("--marker-mm", type=float, default=40.0, help="side of the markers' black squares (mm)")
+    p.add_argument("--dpi", type=float, default=300.0, help="resolution of the PDF's pages (default 300)")
+    p.add_argument("-o", "--output", help="PDF to write (default fudaba-mat-GAME-Np-PAPER.pdf); PNGs beside it")
+    p.set_defaults(func=cmd_mat)
 
     _add_device_parser(sub)
     return parser
