@@ -222,7 +222,7 @@ class TableCalibrator:
 
     def __init__(self, area_mm: tuple[float, float], *, every: int = 1, hold_px: float = 1.25,
                  agree_px: float = 3.0, move_frames: int = 3, min_samples: int = 3,
-                 max_samples: int = 200, window: int = 30, jitter_k: float = 2.5) -> None:
+                 max_samples: int = 200, window: int = 30, jitter_k: float = 3.0) -> None:
         """``every``: search markers on every ``every``-th frame. ``hold_px``: an estimate whose
         corner displacement from the held homography is below this confirms it unchanged.
         ``agree_px``: markers agree with each other below this fit residual (RMS).
