@@ -1,30 +1,36 @@
 """The tracker: settled table states from a camera → the game's events (design/TRACKING.md).
 
 ``Tracker(match).update(table, at)`` compares what the camera sees (a :class:`~scorer.table.TableState`
-whose cards carry probabilities over their names) with what the match expects, and explains a
-difference by the legal events, or short sequences of them, that turn the expected table into the
-one seen. It never commits on a label: it scores each explanation by the recogniser's
-probabilities, and commits the best one when
+whose cards carry probabilities over their names) with what the match expects, and explains each
+change by the legal events, or short sequences of them, that turn the expected table into the one
+seen. It never commits on a label: it scores explanations by the recogniser's probabilities.
 
-* its cost (below) is at most ``max_cost``,
-* every other explanation that leaves a different game costs at least ``margin`` more, and
-* it has been the best for ``hold_s`` seconds of table time, or its margin is twice ``margin``.
+Hypotheses: the tracker keeps up to ``hypotheses`` explanations of everything seen since the last
+committed event (each a sequence of events not yet committed). When the seen table changes, every
+hypothesis is extended by a search over legal events from where it ends (up to ``depth`` events,
+``beam`` partial sequences per step), itself included unchanged; the cheapest are kept. Events of
+the *common prefix* of every hypothesis within ``margin`` of the best are committed once that
+prefix has led for ``hold_s`` seconds of table time (at once when nothing else is within twice the
+margin). So an ambiguity that only a later move settles (a declaration with no trace, a pass
+against a play with no arm seen) is carried along, not guessed. When the first events of close
+hypotheses differ for ``ask_after_s`` the players are asked (:class:`Question`). When even the best
+hypothesis costs more than ``max_cost`` for ``desync_after_s``, the tracker is *out of sync*
+(:class:`Desync`, the differences in words) until the table and the game agree again or a
+correction arrives.
 
-When two explanations stay within ``margin`` of each other the tracker waits; after ``ask_after_s``
-it asks the players (:class:`Question`). When no legal explanation fits and the table does not look
-like the expected one either, the tracker is *out of sync* (:class:`Desync`, with the differences
-in words) until the table and the game agree again or a correction arrives.
-
-Cost of an explanation (natural-log units): for every zone the expected face-up names are paired
-with the seen cards (greedily, most probable pairs first); a pair costs ``−ln p`` of the expected
-name (capped at a miss plus a phantom), an expected card not seen costs ``miss_cost``, a seen card
-not expected ``extra_cost``, each face-down card or stack of difference ``down_cost``. Each event
-that changes nothing on the table (a pass, a declaration, a call) adds ``silent_cost`` (``silent_seen_cost`` when that seat's arm was
-seen over the table without changing it, a pass gesture), so the fewest inferred events win, and every event ``event_cost``; an event by a seat whose arm was not
-seen adds ``actor_cost`` when arms were seen (a deal: its dealer's arm must be the first seen; an
-event without a seat, such as Poka's table card, is the dealer's). A pile top that an explanation
-lays and then covers costs ``miss_cost`` unless the camera saw it (``TableState.history``). An explanation's trailing silent events are dropped: they are inferred only once
-something after them shows.
+Cost (natural-log units): for every zone the expected face-up names are paired with the seen cards
+(greedily, most probable pairs first); a pair costs ``−ln p`` of the expected name (capped at a miss
+plus a phantom), an expected card not seen costs ``miss_cost``, a seen card not expected
+``extra_cost``, each face-down card or stack of difference ``down_cost`` (between rounds, cards
+being gathered cost nothing). Every event adds ``event_cost``; one that changes nothing on the table
+(a pass, a declaration, a call) adds ``silent_cost``, or ``silent_seen_cost`` when that seat's arm
+was seen over the table without changing it (a pass gesture); an event by a seat whose arm was not
+seen since the table last changed adds ``actor_cost`` when arms were seen (a deal: its dealer's
+arm must be the first seen; an event without a seat, such as Poka's table card, is the dealer's). A
+pile top that a hypothesis lays and then covers costs ``miss_cost`` unless the camera saw it
+(``TableState.history``). A hypothesis's cost is the sum of its events' costs, its fit to the
+latest table and its fits to the earlier tables since the last commit (each capped at a miss plus a
+phantom), so an explanation that skipped a table it saw stays behind the one that followed it.
 
 Events without a trace (Hachi-hachi's declarations and calls, Poka's passes and no-claims, Bagaji's
 draws) are inferred where the rules leave one explanation; a deal is built from the table
@@ -33,7 +39,7 @@ buy-outs, Bagaji's showdown) are built from the cards that appear in a seat zone
 the expected table until they are picked up again.
 
 Corrections (:meth:`Tracker.undo`, :meth:`Tracker.apply`, :meth:`Tracker.choose`) act on the match
-at once and reset the waiting state. Pure Python: no vision, no I/O.
+at once and start the hypotheses afresh. Pure Python: no vision, no I/O.
 """
 
 from __future__ import annotations
@@ -41,7 +47,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, fields
 from typing import Any
 
 from scorer.errors import ScorerError
@@ -51,25 +57,27 @@ from scorer.table import TableState, expected_table, sight_name
 
 # A predicted table: zone -> (face-up names, face-down count).
 Predicted = dict[str, tuple[Counter[str], int]]
+# Cards laid face up by a show event that the engine no longer places on the table: (zone, names).
+Shown = tuple[tuple[str, tuple[tuple[str, int], ...]], ...]
 
 
 @dataclass(frozen=True, slots=True)
 class TrackerOptions:
     """How the tracker weighs evidence and when it commits, asks or reports a desync."""
 
-    depth: int = 5
-    """Most events in one explanation."""
+    depth: int = 4
+    """Most events one table change may add to a hypothesis."""
     beam: int = 16
-    """Partial explanations kept at each depth of the search."""
+    """Partial sequences kept at each step of the search."""
+    hypotheses: int = 12
+    """Hypotheses kept between table changes."""
     margin: float = 2.0
-    """Cost lead (ln units) the best explanation needs over any other that leaves a different game."""
+    """Cost lead (ln units) the best hypothesis needs over any rival that commits other events."""
     max_cost: float = 7.0
-    """Highest cost an explanation may have and still be committed."""
-    same_cost: float = 2.5
-    """A table within this cost of the expected one shows nothing new."""
+    """Highest cost the best hypothesis may have while the tracker is in sync."""
     hold_s: float = 0.3
-    """Seconds the best explanation must stay best before it is committed (unless its margin is
-    twice :attr:`margin`)."""
+    """Seconds the events to commit must lead before they are committed (unless the lead is twice
+    :attr:`margin`)."""
     ask_after_s: float = 4.0
     """Seconds an ambiguity may last before the players are asked."""
     desync_after_s: float = 1.0
@@ -80,8 +88,7 @@ class TrackerOptions:
     event_cost: float = 0.25
     silent_cost: float = 1.5
     silent_seen_cost: float = 0.25
-    """Cost of a silent event by a seat whose arm was seen over the table without changing it (a
-    pass gesture, a declaration)."""
+    """Cost of a silent event by a seat whose arm was seen over the table without changing it."""
     actor_cost: float = 4.0
     confirm_stakes: bool = False
     """Wait for a confirmation before committing events that end a round (stones change)."""
@@ -89,11 +96,26 @@ class TrackerOptions:
 
 @dataclass(frozen=True, slots=True)
 class Explanation:
-    """A sequence of legal events and how well the table after it fits what is seen."""
+    """A sequence of events not yet committed and what it costs (events plus fit to the table)."""
 
     events: tuple[Event, ...]
     cost: float
-    """Fit (ln units, lower is better) including the events' own costs."""
+    """Total (ln units, lower is better)."""
+    prior: float = 0.0
+    """The events' own costs (without the fit)."""
+    costs: tuple[float, ...] = ()
+    """Each event's own cost (their sum is :attr:`prior`)."""
+    shown: Shown = ()
+    """Shown hands still lying after these events."""
+    debt: float = 0.0
+    """How badly this explanation fitted the earlier tables since the last commit (each capped at
+    a miss plus a phantom): a hypothesis that explained a table it saw poorly stays behind."""
+
+    @property
+    def fit(self) -> float:
+        """Fit to the latest table alone."""
+        return self.cost - self.prior - self.debt
+    """Shown hands still lying after these events."""
 
     def describe(self) -> str:
         """The events in words."""
@@ -105,7 +127,7 @@ class Question:
     """An ambiguity the players must settle."""
 
     kind: str
-    """``which-event`` (several explanations), ``confirm`` (stakes), ``who-deals``."""
+    """``which-event`` (several explanations stay close)."""
     text: str
     candidates: tuple[Explanation, ...]
     """The choices, most likely first."""
@@ -130,27 +152,20 @@ class Update:
     committed: tuple[Event, ...] = ()
     """Events applied to the match by this update, in order."""
     state: str = "synced"
-    """``synced``, ``waiting`` (an explanation is being held or weighed), ``question`` or
-    ``out-of-sync``."""
+    """``synced``, ``waiting`` (events are being held or weighed), ``question`` or ``out-of-sync``."""
     question: Question | None = None
     desync: Desync | None = None
     best: Explanation | None = None
-    """The leading explanation while waiting."""
+    """The leading hypothesis (its events not yet committed)."""
 
 
-@dataclass
-class _Pending:
-    key: tuple
-    since: float
+@dataclass(frozen=True, slots=True)
+class _Evidence:
+    """What was seen since the table last changed."""
 
-
-@dataclass
-class _Shown:
-    """Cards laid face up in a seat zone by a committed show (claim, buy-out, showdown) that the
-    engine no longer places on the table; expected until they vanish from view."""
-
-    zone: str
-    names: Counter[str]
+    actors: tuple[int, ...]
+    idle: frozenset[int]
+    history: dict[str, frozenset[str]]
 
 
 class Tracker:
@@ -159,296 +174,283 @@ class Tracker:
     def __init__(self, match: Match, options: TrackerOptions | None = None) -> None:
         self.match = match
         self.options = options or TrackerOptions()
-        self._pending: _Pending | None = None
-        self._ambiguous_since: float | None = None
-        self._unexplained_since: float | None = None
-        self._shown: list[_Shown] = []
+        self._hooks = GAME_HOOKS.get(match.GAME, GameHooks())
+        self._shown: Shown = ()
         self.question: Question | None = None
         self.desync: Desync | None = None
         self.last_table: TableState | None = None
-        self._hooks = GAME_HOOKS.get(match.GAME, GameHooks())
-        self._revision = 0
+        self._hyps: list[Explanation] = [Explanation((), 0.0)]
+        self._signature: tuple | None = None
         self._actors: list[int] = []
-        self._idle: list[int] = []
+        self._idle: set[int] = set()
         self._history: dict[str, list[str]] = {}
-        self._cache: dict[tuple, list[Explanation]] = {}
+        self._lead: tuple | None = None
+        self._lead_since = 0.0
+        self._ambiguous_since: float | None = None
+        self._unexplained_since: float | None = None
 
     # ------------------------------------------------------------------ the expected table
     def expected(self) -> TableState:
-        """The table the match implies now (shown hands still lying included)."""
-        return self._to_table(self._predicted())
+        """The table the committed match implies now (shown hands still lying included)."""
+        return _to_table(self._predicted(self._shown))
 
-    def _predicted(self) -> Predicted:
+    def _predicted(self, shown: Shown) -> Predicted:
         table = expected_table(self.match.table_places(), self.match.table_sitout())
         out: Predicted = {z: (s.names(), s.down) for z, s in table.zones.items()}
-        for shown in self._shown:
-            names, down = out.get(shown.zone, (Counter(), 0))
-            out[shown.zone] = (names + shown.names, down)
+        for zone, names in shown:
+            have, down = out.get(zone, (Counter(), 0))
+            out[zone] = (have + Counter(dict(names)), down)
         return out
 
-    @staticmethod
-    def _to_table(pred: Predicted) -> TableState:
-        return TableState.from_names({z: list(n.elements()) for z, (n, _) in pred.items()},
-                                     {z: d for z, (_, d) in pred.items() if d})
+    @property
+    def hypotheses(self) -> tuple[Explanation, ...]:
+        """The explanations carried now, cheapest first."""
+        return tuple(self._hyps)
 
     # ------------------------------------------------------------------ main entry
     def update(self, table: TableState, at: float) -> Update:
         """Take one settled table state seen at table time ``at`` (s); commit, wait, ask or report.
 
-        ``table.actors`` are the seats whose arms were seen since the previous call; the tracker
-        keeps them until an event is committed, or forgets them when the table shows no change."""
+        ``table.actors`` are the seats whose arms were seen since the previous call and
+        ``table.history`` the pile tops seen meanwhile; call on every settled frame, the same table
+        again and again while nothing moves: time decides commits and questions."""
+        self.last_table = table
         for seat in table.actors:
             if not self._actors or self._actors[-1] != seat:
                 self._actors.append(seat)
         for z, names in table.history.items():
-            self._history.setdefault(z, []).extend(n for n in names if n not in self._history.get(z, ()))
-        table = TableState(table.zones, table.t, tuple(self._actors),
-                           {z: tuple(n) for z, n in self._history.items()})
-        self.last_table = table
-        scorer = _Scorer(table, self.options)
-        self._forget_picked_up(table)
-        in_deal = self.match.phase() == "deal"
-        now_cost = scorer.cost(self._predicted(), gathering=in_deal)
+            seen = self._history.setdefault(z, [])
+            seen.extend(n for n in names if n not in seen)
         if self.match.is_over:
             return Update(state="synced")
-        explanations: list[Explanation] = []
-        if now_cost > self.options.same_cost:
-            key = (self._revision, _table_key(table), tuple(self._idle))
-            cached = self._cache.get(key)
-            if cached is None:
-                cached = self.explain(table, scorer)
-                if len(self._cache) > 64:
-                    self._cache.clear()
-                self._cache[key] = cached
-            explanations = cached
-        still = Explanation((), now_cost)
-        ranked = sorted([still, *explanations], key=lambda e: e.cost)
-        best = ranked[0]
-        if not best.events:
-            self._pending = None
-            self._ambiguous_since = None
-            self.question = None
-            if best.cost <= self.options.same_cost:
-                self._idle.extend(s for s in self._actors if s not in self._idle)
-                self._actors = []  # arms that changed nothing: evidence of a silent event
-                self._history = {}
-            if best.cost <= self.options.max_cost or in_deal:
-                self._unexplained_since = None
-                self.desync = None
-                return Update(state="synced")
-            return self._unexplained(table, at)
+        signature = table.signature()
+        if signature != self._signature:
+            self._signature = signature
+            evidence = _Evidence(tuple(self._actors), frozenset(self._idle),
+                                 {z: frozenset(n) for z, n in self._history.items()})
+            self._extend(table, evidence)
+            self._actors, self._idle, self._history = [], set(), {}
+        elif self._actors:
+            # arms that came and went without changing the table: evidence of a silent event
+            self._idle.update(self._actors)
+            self._actors = []
+        return self._decide(table, at)
+
+    def _extend(self, table: TableState, evidence: _Evidence) -> None:
+        """Every hypothesis extended to explain ``table``; the cheapest kept."""
+        scorer = _Scorer(table, self.options)
+        found: dict[tuple, Explanation] = {}
+        for hyp in self._hyps:
+            for ext in self._search(hyp, table, scorer, evidence):
+                k = _key(ext.events)
+                if k not in found or found[k].cost > ext.cost:
+                    found[k] = ext
+        ranked = sorted(found.values(), key=lambda e: e.cost)[: self.options.hypotheses]
+        if ranked:
+            low = min(h.debt for h in ranked)
+            ranked = [Explanation(h.events, h.cost - low, h.prior, h.costs, h.shown, h.debt - low) for h in ranked]
+        self._hyps = ranked or [Explanation((), math.inf)]
+
+    def _decide(self, table: TableState, at: float) -> Update:
+        opts = self.options
+        best = self._hyps[0]
+        in_deal = self._ends_in_deal(best)
+        if not math.isfinite(best.cost) or (best.fit > opts.max_cost and not in_deal):
+            return self._unexplained(table, at, best)
         self._unexplained_since = None
         self.desync = None
-        if self._pending is not None and self._pending.key != _key(best.events):
-            # the table moved on: a held explanation that a plausible new one extends was seen
-            # settled, so it happened
-            n = len(self._pending.key)
-            for e in ranked:
-                if e.cost - best.cost >= self.options.margin:
-                    break
-                k = _key(e.events)
-                if len(k) > n and k[:n] == self._pending.key:
-                    return self._commit_prefix(e, n, table, at)
-        rivals = [e for e in ranked[1:] if self._differs(e, best)]
-        lead = (rivals[0].cost - best.cost) if rivals else math.inf
-        if best.cost > self.options.max_cost:
-            return self._unexplained(table, at)
-        if lead < self.options.margin:
-            close = [best, *(e for e in rivals if e.events and e.cost - best.cost < self.options.margin)]
+        close = [h for h in self._hyps if h.cost - best.cost < opts.margin and not _inserted(h, best)]
+        prefix = _common_prefix([h.events for h in close])
+        if not best.events:
+            self._ambiguous_since = None
+            self.question = None
+            self._lead = None
+            return Update(state="synced", best=best)
+        if not prefix:
             return self._ambiguous(best, close, at)
         self._ambiguous_since = None
         self.question = None
-        key = _key(best.events)
-        if self._pending is None or self._pending.key != key:
-            self._pending = _Pending(key, at)
-        held = at - self._pending.since >= self.options.hold_s
-        if not held and lead < 2 * self.options.margin:
+        key = _key(prefix)
+        if self._lead != key:
+            self._lead, self._lead_since = key, at
+        rivals = [h for h in self._hyps if not _inserted(h, best) and _key(h.events[: len(prefix)]) != key]
+        lead = (rivals[0].cost - best.cost) if rivals else math.inf
+        if at - self._lead_since < opts.hold_s and lead < 2 * opts.margin:
             return Update(state="waiting", best=best)
-        return Update(committed=self._commit(best, table), state="synced")
+        return Update(committed=self._commit(prefix), state="synced" if len(prefix) == len(best.events) else "waiting",
+                      best=self._hyps[0])
 
-    def _commit_prefix(self, best: Explanation, n: int, table: TableState, at: float) -> Update:
-        """Commit the first ``n`` events of ``best`` (held before and now confirmed), then take the
-        table again for the rest."""
-        first = self._commit(Explanation(best.events[:n], best.cost), table)
-        rest = self.update(table, at)
-        return replace(rest, committed=first + rest.committed)
+    def _ends_in_deal(self, hyp: Explanation) -> bool:
+        applied = self._replay(hyp.events)
+        try:
+            return applied is not None and self.match.phase() == "deal"
+        finally:
+            for _ in range(applied or 0):
+                self.match.undo()
 
     # ------------------------------------------------------------------ corrections
     def apply(self, event: Event) -> None:
-        """A player's event (dashboard, buttons): applied at once; waiting state reset."""
+        """A player's event (dashboard, buttons): applied at once; hypotheses start afresh."""
         self.match.apply(event)
-        self._reset()
+        self._restart()
 
     def undo(self) -> Event:
-        """Take back the last committed event."""
+        """Take back the last committed event; hypotheses start afresh."""
         event = self.match.undo()
-        self._reset()
+        self._restart()
         return event
 
     def choose(self, index: int) -> tuple[Event, ...]:
-        """Answer the open question with its candidate ``index``; the events are committed."""
+        """Answer the open question with its candidate ``index``: its events are committed."""
         if self.question is None:
             raise ScorerError("there is no open question")
         if not 0 <= index < len(self.question.candidates):
             raise ScorerError(f"choose 0-{len(self.question.candidates) - 1}, not {index}")
         chosen = self.question.candidates[index]
-        return self._commit(chosen, self.last_table or TableState())
+        self._hyps = [chosen]
+        return self._commit(chosen.events)
 
-    def _reset(self) -> None:
-        self._revision += 1
-        self._actors = []
-        self._idle = []
-        self._history = {}
-        self._pending = None
+    def _restart(self) -> None:
+        self._hyps = [Explanation((), 0.0, 0.0, (), self._shown)]
+        self._signature = None
+        self._lead = None
         self._ambiguous_since = None
         self._unexplained_since = None
         self.question = None
         self.desync = None
 
     # ------------------------------------------------------------------ internals
-    def _commit(self, best: Explanation, table: TableState) -> tuple[Event, ...]:
-        done: list[Event] = []
-        for ev in best.events:
+    def _commit(self, events: tuple[Event, ...]) -> tuple[Event, ...]:
+        k = _key(events)
+        keep = [h for h in self._hyps if _key(h.events[: len(events)]) == k]
+        for ev in events:
             self.match.apply(ev)
             shown = self._hooks.shown_zone(self.match, ev)
             if shown is not None:
-                zone, names = shown
-                lying = self._predicted().get(zone, (Counter(), 0))[0]
-                extra = Counter(names) - lying
-                if extra:
-                    self._shown.append(_Shown(zone, extra))
-            done.append(ev)
-        self._reset()
-        return tuple(done)
-
-    def _forget_picked_up(self, table: TableState) -> None:
-        """Drop shown hands once their cards no longer show in their zone."""
-        if not self._shown:
-            return
-        keep = []
-        for shown in self._shown:
-            seen = table.zone(shown.zone).names()
-            if any(seen[n] for n in shown.names):
-                keep.append(shown)
-        self._shown = keep
-
-    def _differs(self, a: Explanation, b: Explanation) -> bool:
-        """True when ``a`` is a rival of the best explanation ``b``: not the same events, and not
-        ``b`` with events inserted (more events that the table does not show are never preferred)."""
-        ka, kb = _key(a.events), _key(b.events)
-        return ka != kb and not _contains(ka, kb)
+                self._shown = _add_shown(self._shown, shown, self._predicted(()))
+        n = len(events)
+        self._hyps = [Explanation(h.events[n:], h.cost - sum(h.costs[:n]), h.prior - sum(h.costs[:n]),
+                                  h.costs[n:], h.shown, h.debt) for h in keep] or [Explanation((), 0.0, 0.0, (), self._shown)]
+        self._lead = None
+        self.question = None
+        self._ambiguous_since = None
+        return events
 
     def _ambiguous(self, best: Explanation, close: list[Explanation], at: float) -> Update:
+        self._lead = None
         if self._ambiguous_since is None:
             self._ambiguous_since = at
         if at - self._ambiguous_since >= self.options.ask_after_s:
-            unique: list[Explanation] = []
-            for e in close:
-                if all(_key(e.events) != _key(u.events) for u in unique):
-                    unique.append(e)
-            text = "Which happened? " + " | ".join(f"({i + 1}) {e.describe()}" for i, e in enumerate(unique[:4]))
-            self.question = Question("which-event", text, tuple(unique[:4]), self._ambiguous_since)
+            text = "Which happened? " + " | ".join(f"({i + 1}) {e.describe()}" for i, e in enumerate(close[:4]))
+            self.question = Question("which-event", text, tuple(close[:4]), self._ambiguous_since)
             return Update(state="question", question=self.question, best=best)
         return Update(state="waiting", best=best)
 
-    def _unexplained(self, table: TableState, at: float) -> Update:
-        self._pending = None
+    def _unexplained(self, table: TableState, at: float, best: Explanation) -> Update:
+        self._lead = None
         if self._unexplained_since is None:
             self._unexplained_since = at
         if at - self._unexplained_since < self.options.desync_after_s:
-            return Update(state="waiting")
+            return Update(state="waiting", best=best)
         diffs = tuple(self.expected().differences(table))
         text = f"Out of sync: {self.match.expecting()}; " + ("; ".join(diffs) if diffs else "the table looks different")
         self.desync = Desync(text, diffs, self._unexplained_since)
+        # start afresh from the committed game: the table put back, or a correction, brings it back
+        self._hyps = [Explanation((), math.inf, 0.0, (), self._shown)]
+        self._signature = None
         return Update(state="out-of-sync", desync=self.desync)
 
     # ------------------------------------------------------------------ the search
-    def explain(self, table: TableState, scorer: _Scorer | None = None) -> list[Explanation]:
-        """Every explanation found (beam search over legal events), cheapest first; trailing
-        silent events dropped, duplicates (same events by sight) merged."""
-        scorer = scorer or _Scorer(table, self.options)
+    def _search(self, hyp: Explanation, table: TableState, scorer: _Scorer, evidence: _Evidence) -> list[Explanation]:
+        """``hyp`` extended by every sequence of up to ``depth`` legal events that the beam keeps,
+        ``hyp`` itself included, each costed against ``table``; trailing silent events dropped."""
+        applied = self._replay(hyp.events)
+        if applied is None:
+            return []
+        try:
+            return self._search_here(hyp, table, scorer, evidence)
+        finally:
+            for _ in range(applied):
+                self.match.undo()
+
+    def _search_here(self, hyp: Explanation, table: TableState, scorer: _Scorer, evidence: _Evidence) -> list[Explanation]:
         opts = self.options
         match = self.match
-        start_pred = self._predicted()
-        history = {z: set(names) for z, names in table.history.items()}
-        frontier: list[tuple[float, tuple[Event, ...]]] = [(0.0, ())]
-        found: dict[tuple, Explanation] = {}
+        start = self._predicted(_pruned(hyp.shown, table))
+        base_shown = _pruned(hyp.shown, table)
+        gathering = match.phase() == "deal"
+        cap = opts.miss_cost + opts.extra_cost
+        debt = hyp.debt + min(hyp.fit, cap) if math.isfinite(hyp.cost) else 0.0
+        out = [Explanation(hyp.events, hyp.prior + debt + scorer.cost(start, gathering), hyp.prior, hyp.costs,
+                           base_shown, debt)]
+        frontier: list[tuple[float, tuple[Event, ...], tuple[float, ...], Shown]] = [(hyp.prior, (), (), base_shown)]
+        seen_paths: set[tuple] = set()
         for _depth in range(opts.depth):
-            expanded: list[tuple[float, float, tuple[Event, ...], bool]] = []
-            for prior, path in frontier:
+            expanded: list[tuple[float, float, tuple[Event, ...], tuple[float, ...], Shown, bool]] = []
+            for prior, path, costs, shown in frontier:
                 applied = self._replay(path)
                 if applied is None:
                     continue
                 try:
-                    before = self._predicted() if path else start_pred
+                    before = self._predicted(shown)
                     for ev in self._candidates(table):
                         try:
                             match.apply(ev)
                         except ScorerError:
                             continue
                         try:
-                            pred = self._predicted_with(ev, before)
+                            new_shown = shown
+                            hook = self._hooks.shown_zone(match, ev)
+                            if hook is not None:
+                                new_shown = _add_shown(shown, hook, self._predicted(()))
+                            pred = self._predicted(new_shown)
                             silent = pred == before
+                            cost_ev = opts.event_cost
                             if silent:
                                 seat = getattr(ev, "seat", None)
-                                cost_ev = opts.event_cost + (opts.silent_seen_cost if seat in self._idle else opts.silent_cost)
+                                cost_ev += opts.silent_seen_cost if seat in evidence.idle else opts.silent_cost
                             else:
-                                cost_ev = opts.event_cost + self._actor_cost(ev, table)
-                            cost_ev += self._covered_cost(start_pred, before, pred, history)
+                                cost_ev += self._actor_cost(ev, evidence)
+                            cost_ev += self._covered_cost(start, before, pred, evidence)
                             fit = scorer.cost(pred, gathering=match.phase() == "deal" and not match.is_over)
-                            expanded.append((prior + cost_ev + fit, prior + cost_ev, path + (ev,), silent))
+                            total_prior = prior + cost_ev
+                            expanded.append((total_prior + fit, total_prior, path + (ev,), costs + (cost_ev,),
+                                             new_shown, silent))
                             if not silent:
-                                trimmed = path + (ev,)
-                                k = _key(trimmed)
-                                total = prior + cost_ev + fit
-                                if k not in found or found[k].cost > total:
-                                    found[k] = Explanation(trimmed, total)
+                                out.append(Explanation(hyp.events + path + (ev,), total_prior + debt + fit, total_prior,
+                                                       hyp.costs + costs + (cost_ev,), new_shown, debt))
                         finally:
                             match.undo()
                 finally:
                     for _ in range(applied):
                         match.undo()
-            # the best partial explanations, and every one that only added silent events (they
-            # change nothing yet, so their fit cannot rank them)
+            # the best partial sequences, and every one that only added silent events (they change
+            # nothing yet, so their fit cannot rank them)
             expanded.sort(key=lambda x: x[0])
             frontier = []
-            seen: set[tuple] = set()
             kept = 0
-            for _total, prior, path, silent in expanded:
+            for _total, prior, path, costs, shown, silent in expanded:
                 k = _key(path)
-                if k in seen or (kept >= opts.beam and not silent):
+                if k in seen_paths or (kept >= opts.beam and not silent):
                     continue
-                seen.add(k)
-                frontier.append((prior, path))
+                seen_paths.add(k)
+                frontier.append((prior, path, costs, shown))
                 kept += not silent
             if not frontier:
                 break
-        return sorted(found.values(), key=lambda e: e.cost)
+        return out
 
-    def _covered_cost(self, start: Predicted, before: Predicted, after: Predicted,
-                      history: dict[str, set[str]]) -> float:
-        """``miss_cost`` for each pile top that an earlier event of the explanation laid and this
-        one covers, unless the camera saw that top (``TableState.history``): a card that lay on
-        top of a pile would have been seen."""
+    def _covered_cost(self, start: Predicted, before: Predicted, after: Predicted, evidence: _Evidence) -> float:
+        """``miss_cost`` for each pile top that an earlier event of the extension laid and this one
+        covers, unless the camera saw that top: a card that lay on top of a pile would have been seen."""
         cost = 0.0
         for z in ("pile", "discard"):
             old = _top(before.get(z))
             if old is None or old == _top(start.get(z)) or old == _top(after.get(z)):
                 continue
-            if old not in history.get(z, ()):
+            if old not in evidence.history.get(z, frozenset()):
                 cost += self.options.miss_cost
         return cost
-
-    def _predicted_with(self, ev: Event, before: Predicted) -> Predicted:
-        pred = self._predicted()
-        shown = self._hooks.shown_zone(self.match, ev)
-        if shown is not None:
-            zone, names = shown
-            have = pred.get(zone, (Counter(), 0))
-            missing = Counter(names) - have[0]
-            if missing:
-                pred[zone] = (have[0] + missing, have[1])
-        return pred
 
     def _replay(self, path: Sequence[Event]) -> int | None:
         n = 0
@@ -482,16 +484,53 @@ class Tracker:
                 out.append(ev)
         return out
 
-    def _actor_cost(self, ev: Event, table: TableState) -> float:
-        if not table.actors:
+    def _actor_cost(self, ev: Event, evidence: _Evidence) -> float:
+        actors = evidence.actors
+        if not actors:
             return 0.0
         if ev.TYPE == "deal":
             dealer = getattr(ev, "dealer", None)
-            return 0.0 if dealer is None or dealer == table.actors[0] else self.options.actor_cost
+            return 0.0 if dealer is None or dealer == actors[0] else self.options.actor_cost
         seat = self._hooks.actor(self.match, ev)
-        if seat is None or seat in table.actors:
+        if seat is None or seat in actors:
             return 0.0
         return self.options.actor_cost
+
+
+def _to_table(pred: Predicted) -> TableState:
+    return TableState.from_names({z: list(n.elements()) for z, (n, _) in pred.items()},
+                                 {z: d for z, (_, d) in pred.items() if d})
+
+
+def _add_shown(shown: Shown, hook: tuple[str, list[str]], lying: Predicted) -> Shown:
+    """``shown`` plus the cards of a show event that the engine does not place on the table."""
+    zone, names = hook
+    extra = Counter(names) - lying.get(zone, (Counter(), 0))[0]
+    if not extra:
+        return shown
+    return (*shown, (zone, tuple(sorted(extra.items()))))
+
+
+def _pruned(shown: Shown, table: TableState) -> Shown:
+    """Shown hands whose cards still show in their zone (picked-up ones forgotten)."""
+    return tuple((z, names) for z, names in shown if any(table.zone(z).names()[n] for n, _ in names))
+
+
+def _inserted(h: Explanation, best: Explanation) -> bool:
+    """True when ``h`` is ``best`` with events inserted: more events the table does not show are
+    never a rival."""
+    kh, kb = _key(h.events), _key(best.events)
+    return kh != kb and _contains(kh, kb)
+
+
+def _common_prefix(paths: Sequence[tuple[Event, ...]]) -> tuple[Event, ...]:
+    if not paths:
+        return ()
+    first = paths[0]
+    n = 0
+    while n < len(first) and all(len(p) > n and _event_key(p[n]) == _event_key(first[n]) for p in paths[1:]):
+        n += 1
+    return first[:n]
 
 
 # ---------------------------------------------------------------------- scoring
@@ -551,12 +590,6 @@ def _contains(longer: tuple, shorter: tuple) -> bool:
     """True when ``shorter`` is a subsequence of ``longer``."""
     it = iter(longer)
     return all(any(x == y for y in it) for x in shorter)
-
-
-def _table_key(table: TableState) -> tuple:
-    """A table by what the search reads: every card's probabilities, face-down counts, actors."""
-    return (tuple(sorted((z, tuple(sorted(c.probs for c in s.up)), s.down) for z, s in table.zones.items())),
-            table.actors, tuple(sorted(table.history.items())))
 
 
 def _event_key(ev: Event) -> tuple:
