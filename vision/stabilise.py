@@ -1,0 +1,785 @@
+"""The stabiliser: camera frames → settled table states for the tracker (ARCHITECTURE.md "Data flow").
+
+``Stabiliser(layout, recogniser).push(frame, t, calibration)`` takes every frame with its time (s)
+and calibration (:mod:`vision.calibrate`) and returns a :class:`~scorer.table.TableState` while
+the table is settled, None otherwise. Table coordinates are millimetres as in :mod:`vision.zones`.
+
+**Views.** Each frame is looked at through two top-down views of the play area plus ``margin_mm``
+on every side (so that arms are seen before they reach the markers): the *gate view* at
+``gate_px_per_mm`` (small: the frame is first shrunk with area averaging to about that resolution,
+then warped, then blurred 5 × 5), computed on every frame; and the *recognition view* at
+``px_per_mm``, warped from the full frame only when cards are to be recognised.
+
+**Gate** (every frame, on the gate view; a difference is the largest of the three colour channels'
+absolute differences, opened 3 × 3 to drop shimmer along edges):
+
+- *motion*: the difference to the previous frame above ``motion_threshold`` on at least
+  ``motion_min_mm2`` of table;
+- *foreground*: the difference to the *background* above ``foreground_threshold``. The background
+  is the gate view of the last frame with neither motion nor an arm (it follows slow light drift);
+  the first one is the first still frame after calibration;
+- *arm*: a connected foreground or moving region of at least ``arm_min_mm2`` that touches the
+  *border band*: the part of the view more than ``border_mm`` outside the play area, and the
+  last pixels before the edge of what the camera sees. Cards never lie there; arms always cross
+  it. A still arm stays foreground, hence still an arm. Its seat is found where it crosses the
+  play area's edge: the mean of its pixels outside the play area gives the edge it crosses (the
+  one it lies farthest beyond), and of the seats on that edge the one whose ``edge_mm`` is
+  nearest (any seat's when none sits on that edge). Seats of arms are collected in order, a seat
+  repeated in a row kept once, from one emitted state to the next (``TableState.actors``).
+- *light change*: foreground over ``relight_fraction`` of the view while nothing moves is a change
+  of light, not an arm: the background is taken anew and the table is read again.
+- *stale arm*: an arm seen with nothing moving for ``stale_arm_s`` is taken to be part of the
+  background (an arm present at the first still frame, later gone, would otherwise stay forever).
+
+**Settling and reading.** The table is *still* from the first frame with no motion and no arm.
+It has *changed* when its gate view differs from the one of the last reading (the *reference*)
+above ``foreground_threshold`` on at least ``change_min_mm2``. An unchanged still table emits the
+cached state at once; a slow drift below that area replaces the reference. A changed table is
+read once it has been still for ``settle_s``: the recognition view is recognised, again each
+``confirm_s`` later, until two readings agree (the same cards, matched by centre distance below
+``match_mm``, with the same face and most likely name) or three have been taken. Cards seen in
+more than half of the readings are kept; a card's probabilities are the mean over the readings
+that saw it. Motion or an arm before the readings are complete discards them (a lone reading
+still adds its pile tops to the history). The combined reading updates the card memory (below),
+becomes the cached state and the new reference, and is emitted; it is emitted again, with the
+frame's time, on every frame while the table stays still and unchanged.
+
+**Cards in table millimetres.** A recognised card's centre is the mean of its outline's corners
+in the recognition view, mapped to table mm; ``layout.zone_of`` gives its zone; cards in no zone
+(a cup, a card box, a phone) are left out. A face-up card's probabilities (:class:`SeenCard`) are
+its label with its confidence and its alternatives, the back left out, divided by their sum when
+that exceeds 1; a face-down card counts as one face-down card.
+
+**Memory** (zones where cards stack: the pile zones and the seat zones, not ``field``): each card
+the stabiliser holds remembers when it was first seen (``since``); a later card lies on an earlier
+one. A card matches the card held at the same place (centre within ``match_mm``, same face, and
+names that share at least ``same_card_p`` of probability), else it is new. A held card no reading
+sees any more is kept while a card first seen after it, still on the table, covers at least
+``cover_fraction`` of its outline (a capture row, a pile); it is dropped as soon as nothing later
+covers it (the row or pile was taken away). A card seen while covered keeps the probabilities of
+its most confident reading when that was more confident than the present one.
+
+**Zones of the state** (rules of :mod:`scorer.table`): in ``stock`` anything counts as one
+face-down stack; in the other pile zones the top is the face-up card first seen last (ties: the
+most confident), or one face-down stack when no face-up card shows; elsewhere every face-up card
+is listed and every face-down card counts.
+
+**Pile history.** While the table is not settled, each pile zone other than the stock with no arm
+over it (its rectangle grown by ``border_mm``) and no motion in it for ``pile_still_s``, whose
+gate view differs from its reference, is recognised alone (a crop of the recognition view around
+it, the detector's input size scaled down with the crop so cards keep their size in the
+detector's input); its top joins ``TableState.history`` of the next emitted state when it differs
+from the last top listed there. The emitted state's own top is listed last.
+
+The recogniser is called with recognition-view images; its ``detector.size`` is set for the
+duration of a crop's reading and put back.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from typing import Protocol
+
+import cv2
+import numpy as np
+
+from scorer.table import PILE_ZONES, SeenCard, TableState, ZoneState
+from vision.calibrate import Calibration, view_homography, view_size
+from vision.zones import CARD_MM, ZoneLayout
+
+Point = tuple[float, float]
+
+BACK_LABELS = ("back", "BACK")
+"""Recogniser labels of a card's back."""
+STACK_ZONES = PILE_ZONES
+"""Zones where only the top card shows."""
+SHARED_ZONES = ("field",)
+"""Zones where cards lie side by side and a freed place is reused: no memory of covered cards."""
+
+
+class CardLike(Protocol):
+    """What the stabiliser reads of a recognised card (:class:`vision.recognise.recogniser.RecognisedCard`)."""
+
+    label: str
+    face_up: bool
+    polygon: tuple[tuple[float, float], ...]
+    confidence: float
+    alternatives: tuple[tuple[str, float], ...]
+
+
+class RecogniserLike(Protocol):
+    """A recogniser: names the cards of one top-down BGR image."""
+
+    def recognise(self, frame: np.ndarray) -> Sequence[CardLike]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class TableCard:
+    """A card the stabiliser holds, in table coordinates."""
+
+    probs: tuple[tuple[str, float], ...]
+    """Face up: (sight name, probability), most likely first, summing to at most 1; face down: ()."""
+    face_up: bool
+    centre_mm: Point
+    """Mean of the outline's corners (mm)."""
+    polygon_mm: tuple[Point, ...]
+    """Outline (mm), four corners."""
+    zone: str | None
+    """The zone holding the centre (None: outside every zone)."""
+    since: float
+    """Frame time (s) of the reading that first saw it."""
+    covered: bool = False
+    """Not seen by the last reading: kept because a later card covers it."""
+    uid: int = 0
+    """Stable number of this physical card while the stabiliser holds it."""
+
+    @property
+    def confidence(self) -> float:
+        """Probability of the most likely name (1 for a face-down card)."""
+        return self.probs[0][1] if self.probs else 1.0
+
+    @property
+    def name(self) -> str | None:
+        """The most likely sight name (None when face down)."""
+        return self.probs[0][0] if self.probs else None
+
+
+@dataclass(frozen=True, slots=True)
+class StabiliserStats:
+    """Work done so far."""
+
+    frames: int = 0
+    """Frames pushed with a calibration."""
+    states: int = 0
+    """Table states emitted."""
+    readings: int = 0
+    """Whole-view recognitions."""
+    pile_readings: int = 0
+    """Pile-zone recognitions (history)."""
+    gate_ms: float = 0.0
+    """Time spent in the gate view: shrink, warp, blur, motion, foreground, arms (ms, total)."""
+    recognise_ms: float = 0.0
+    """Time spent reading: recognition-view warps and the recogniser (ms, total)."""
+
+
+@dataclass(slots=True)
+class _Reading:
+    """One card in a reading, in table mm."""
+
+    probs: dict[str, float]
+    face_up: bool
+    centre: np.ndarray
+    polygon: np.ndarray
+    zone: str | None
+    seen: int = 1
+
+
+@dataclass(slots=True)
+class _Geometry:
+    """Everything that follows from one calibration and frame size."""
+
+    key: bytes
+    step: int
+    """The frame is shrunk by this whole factor (area averaging) before the gate view's warp."""
+    small_hom: np.ndarray
+    small_size: tuple[int, int]
+    view_hom: np.ndarray
+    view_size: tuple[int, int]
+    band: np.ndarray
+    outside: np.ndarray
+    valid_px: int
+    pile_rects: dict[str, tuple[int, int, int, int]] = field(default_factory=dict)
+
+
+def seen_card(card: CardLike) -> tuple[tuple[str, float], ...]:
+    """A face-up recognised card's probabilities: its label at its confidence and its alternatives,
+    backs left out, divided by their sum when it exceeds 1, most likely first; () for a back."""
+    if not card.face_up:
+        return ()
+    pairs: dict[str, float] = {}
+    for name, p in ((card.label, card.confidence), *card.alternatives):
+        if name in BACK_LABELS or p <= 0.0:
+            continue
+        pairs[name] = max(pairs.get(name, 0.0), float(p))
+    total = sum(pairs.values())
+    if total > 1.0:
+        pairs = {n: p / total for n, p in pairs.items()}
+    return tuple(sorted(pairs.items(), key=lambda kv: (-kv[1], kv[0])))
+
+
+def _overlap(a: np.ndarray, b: np.ndarray) -> float:
+    """Area (mm²) shared by two convex outlines."""
+    area, _ = cv2.intersectConvexConvex(np.asarray(a, np.float32), np.asarray(b, np.float32))
+    return float(area)
+
+
+def _area(poly: np.ndarray) -> float:
+    return abs(float(cv2.contourArea(np.asarray(poly, np.float32))))
+
+
+def _shared(a: dict[str, float], b: dict[str, float]) -> float:
+    """Probability two name distributions share (sum of the smaller of each name's two)."""
+    return sum(min(p, b.get(n, 0.0)) for n, p in a.items())
+
+
+def _convex(poly: np.ndarray) -> np.ndarray:
+    hull = cv2.convexHull(np.asarray(poly, np.float32))
+    return hull.reshape(-1, 2).astype(np.float64)
+
+
+class Stabiliser:
+    """Frames in, settled table states out (rules in the module docstring)."""
+
+    def __init__(self, layout: ZoneLayout, recogniser: RecogniserLike, *, px_per_mm: float = 1.1,
+                 margin_mm: float = 70.0, settle_s: float = 0.3, confirm_s: float = 0.06,
+                 pile_still_s: float = 0.2, gate_px_per_mm: float = 0.25, motion_threshold: float = 22.0,
+                 foreground_threshold: float = 30.0, motion_min_mm2: float = 600.0, arm_min_mm2: float = 2000.0,
+                 change_min_mm2: float | None = None, border_mm: float = 30.0, relight_fraction: float = 0.5,
+                 stale_arm_s: float = 10.0, match_mm: float | None = None, same_card_p: float = 0.2,
+                 cover_fraction: float = 0.15) -> None:
+        """``px_per_mm``: recognition view resolution (px per mm); ``margin_mm``: table shown beyond
+        the play area on each side (mm); ``settle_s``: stillness before a changed table is read (s);
+        ``confirm_s``: time between readings (s); ``pile_still_s``: a pile's local stillness before
+        it is read alone (s); ``gate_px_per_mm``: gate view resolution; thresholds are colour
+        levels (0-255); areas are table mm²; ``change_min_mm2`` defaults to a quarter of a card,
+        ``match_mm`` to 30 % of a card's short side (mm)."""
+        if px_per_mm <= 0 or gate_px_per_mm <= 0 or margin_mm < 0:
+            raise ValueError("px_per_mm and gate_px_per_mm must be positive, margin_mm not negative")
+        if settle_s < 0 or confirm_s < 0 or pile_still_s < 0:
+            raise ValueError("settle_s, confirm_s and pile_still_s cannot be negative")
+        self.layout = layout
+        self.recogniser = recogniser
+        self.px_per_mm = float(px_per_mm)
+        self.margin_mm = float(margin_mm)
+        self.settle_s = float(settle_s)
+        self.confirm_s = float(confirm_s)
+        self.pile_still_s = float(pile_still_s)
+        self.gate_px_per_mm = float(gate_px_per_mm)
+        self.motion_threshold = float(motion_threshold)
+        self.foreground_threshold = float(foreground_threshold)
+        self.motion_min_mm2 = float(motion_min_mm2)
+        self.arm_min_mm2 = float(arm_min_mm2)
+        cw, ch = CARD_MM[layout.deck]
+        self.change_min_mm2 = float(change_min_mm2 if change_min_mm2 is not None else cw * ch / 4)
+        self.border_mm = float(border_mm)
+        self.relight_fraction = float(relight_fraction)
+        self.stale_arm_s = float(stale_arm_s)
+        self.match_mm = float(match_mm if match_mm is not None else 0.3 * min(cw, ch))
+        self.same_card_p = float(same_card_p)
+        self.cover_fraction = float(cover_fraction)
+        self._piles = tuple(z.name for z in layout.zones if z.name in STACK_ZONES and z.name != "stock")
+        self.reset()
+
+    # ------------------------------------------------------------------ public
+    def reset(self) -> None:
+        """Forget everything seen (cards, background, arms, history); keeps the settings."""
+        self._geo: _Geometry | None = None
+        self._prev: np.ndarray | None = None
+        self._background: np.ndarray | None = None
+        self._reference: np.ndarray | None = None
+        self._pile_ref: dict[str, np.ndarray] = {}
+        self._pile_quiet: dict[str, float | None] = {z: None for z in self._piles}
+        self._still_since: float | None = None
+        self._arm_still_since: float | None = None
+        self._readings: list[tuple[float, list[_Reading]]] = []
+        self._cards: list[TableCard] = []
+        self._best: dict[int, tuple[tuple[str, float], ...]] = {}
+        self._next_uid = 0
+        self._state: TableState | None = None
+        self._actors: list[int] = []
+        self._history: dict[str, list[str]] = {}
+        self._last_arms: tuple[int, ...] = ()
+        self._phase = "uncalibrated"
+        self._stats = StabiliserStats()
+
+    @property
+    def cards(self) -> tuple[TableCard, ...]:
+        """The cards held now (seen by the last reading, or kept under later cards)."""
+        return tuple(self._cards)
+
+    @property
+    def arms(self) -> tuple[int, ...]:
+        """Seats of the arms over the table in the last frame pushed."""
+        return self._last_arms
+
+    @property
+    def phase(self) -> str:
+        """``uncalibrated``, ``moving`` (motion, no arm), ``arm``, ``settling`` (still, changed,
+        readings under way) or ``settled`` (the last push returned a state)."""
+        return self._phase
+
+    @property
+    def stats(self) -> StabiliserStats:
+        """Work done so far."""
+        return self._stats
+
+    @property
+    def state(self) -> TableState | None:
+        """The cached state of the last complete reading (None before the first)."""
+        return self._state
+
+    def push(self, image: np.ndarray, t: float, calibration: Calibration | None) -> TableState | None:
+        """Take frame ``image`` (BGR uint8) seen at ``t`` (s) under ``calibration``; return the
+        settled table state, or None while something moves, an arm is over the table, a changed
+        table is being read, or before the first calibration."""
+        if calibration is None:
+            self._phase = "uncalibrated"
+            return None
+        started = time.perf_counter()
+        geo = self._geometry(calibration, image.shape)
+        small = self._small(image, geo)
+        first = self._prev is None
+        moving_mask = self._moving(small)
+        moving = self._mm2(int(np.count_nonzero(moving_mask))) >= self.motion_min_mm2
+        # the first frame of a view has nothing to compare with: it moves, and shows no arm yet
+        arms, arm_mask, fg_area = ([], None, 0) if first else self._arms(small, moving_mask, geo)
+        if self._background is not None and not moving and fg_area > self.relight_fraction * geo.valid_px:
+            self._relit(small)
+            arms, arm_mask = [], None
+        if arms and not moving:
+            if self._arm_still_since is None:
+                self._arm_still_since = t
+            elif t - self._arm_still_since >= self.stale_arm_s:
+                self._background = small.copy()
+                arms, arm_mask = [], None
+        else:
+            self._arm_still_since = None
+        if not moving and (self._background is None or not arms):
+            self._background = small.copy()
+        self._last_arms = tuple(arms)
+        for seat in arms:
+            if not self._actors or self._actors[-1] != seat:
+                self._actors.append(seat)
+        self._add_ms("gate_ms", started)
+        self._stats = _bump(self._stats, frames=1)
+        if moving or arms:
+            self._still_since = None
+            self._unsettled(t)
+            self._pile_watch(image, small, moving_mask, arm_mask, t, geo)
+            self._phase = "arm" if arms else "moving"
+            return None
+        if self._still_since is None:
+            self._still_since = t
+        for z in self._piles:
+            self._pile_quiet[z] = None
+        if self._state is not None and not self._differs(small, self._reference, geo):
+            self._readings.clear()
+            self._reference = small.copy()
+            return self._emit(t)
+        self._phase = "settling"
+        if t - self._still_since < self.settle_s - 1e-9:
+            return None
+        if self._readings and t - self._readings[-1][0] < self.confirm_s - 1e-9:
+            return None
+        self._readings.append((t, self._read(image, geo, None)))
+        combined = self._combined()
+        if combined is None:
+            return None
+        self._readings.clear()
+        self._remember(combined, t, None)
+        self._reference = small.copy()
+        for z in self._piles:
+            self._pile_ref[z] = self._crop_small(small, z, geo)
+        self._state = self._table(t)
+        return self._emit(t, fresh=True)
+
+    # ------------------------------------------------------------------ emitting
+    def _emit(self, t: float, fresh: bool = False) -> TableState:
+        assert self._state is not None
+        history: dict[str, tuple[str, ...]] = {}
+        if fresh:
+            for z in self._piles:
+                names = list(self._history.get(z, []))
+                top = self._state.zone(z).up
+                if top and (not names or names[-1] != top[0].name):
+                    names.append(top[0].name)
+                if names:
+                    history[z] = tuple(names)
+        state = TableState(self._state.zones, float(t), tuple(self._actors), history)
+        self._actors = []
+        if fresh:
+            self._history = {}
+        self._phase = "settled"
+        self._stats = _bump(self._stats, states=1)
+        return state
+
+    def _table(self, t: float) -> TableState:
+        by_zone: dict[str, list[TableCard]] = {}
+        for c in self._cards:
+            if c.zone is not None:
+                by_zone.setdefault(c.zone, []).append(c)
+        zones: dict[str, ZoneState] = {}
+        for z, cards in by_zone.items():
+            if z == "stock":
+                zones[z] = ZoneState((), 1)
+                continue
+            up = [c for c in cards if c.face_up]
+            if z in STACK_ZONES:
+                if up:
+                    top = max(up, key=lambda c: (c.since, c.confidence))
+                    zones[z] = ZoneState((SeenCard(top.probs),), 0)
+                else:
+                    zones[z] = ZoneState((), 1)
+                continue
+            zones[z] = ZoneState(tuple(SeenCard(c.probs) for c in sorted(up, key=lambda c: c.centre_mm)),
+                                 sum(1 for c in cards if not c.face_up))
+        return TableState({z: s for z, s in zones.items() if not s.empty}, t)
+
+    def _pile_top(self, zone: str) -> str | None:
+        up = [c for c in self._cards if c.zone == zone and c.face_up]
+        if not up:
+            return None
+        return max(up, key=lambda c: (c.since, c.confidence)).name
+
+    # ------------------------------------------------------------------ the gate
+    def _geometry(self, cal: Calibration, shape: tuple[int, ...]) -> _Geometry:
+        key = cal.frame_to_table.tobytes() + bytes(str(shape[:2]), "ascii")
+        if self._geo is not None and self._geo.key == key:
+            return self._geo
+        moved = self._geo is not None
+        h, w = shape[:2]
+        centre = np.array([[cal.area_mm[0] / 2, cal.area_mm[1] / 2], [cal.area_mm[0] / 2 + 10, cal.area_mm[1] / 2]])
+        q = np.column_stack([centre, np.ones(2)]) @ cal.table_to_frame.T
+        q = q[:, :2] / q[:, 2:]
+        frame_px_per_mm = float(np.linalg.norm(q[1] - q[0])) / 10.0
+        step = max(1, int(frame_px_per_mm / (1.5 * self.gate_px_per_mm)))
+        shrink = 1.0 / step
+        scale = np.diag([shrink, shrink, 1.0])
+        scale[0, 2] = scale[1, 2] = 0.5 * shrink - 0.5
+        small_hom = view_homography(cal, self.gate_px_per_mm, self.margin_mm) @ np.linalg.inv(scale)
+        small_size = view_size(cal, self.gate_px_per_mm, self.margin_mm)
+        sw, sh = w // step, h // step
+        valid = cv2.warpPerspective(np.full((sh, sw), 255, np.uint8), small_hom, small_size, flags=cv2.INTER_NEAREST)
+        valid = valid > 0
+        edge = valid & ~cv2.erode(valid.astype(np.uint8), np.ones((3, 3), np.uint8), iterations=2).astype(bool)
+        u = (np.arange(small_size[0]) + 0.5) / self.gate_px_per_mm - self.margin_mm
+        v = (np.arange(small_size[1]) + 0.5) / self.gate_px_per_mm - self.margin_mm
+        aw, ah = cal.area_mm
+        dx = np.maximum(-u, u - aw)[None, :]
+        dy = np.maximum(-v, v - ah)[:, None]
+        beyond = np.maximum(dx, dy)
+        band = valid & ((beyond > self.border_mm) | edge)
+        outside = valid & (beyond > 0)
+        geo = _Geometry(key, step, small_hom, small_size,
+                        view_homography(cal, self.px_per_mm, self.margin_mm), view_size(cal, self.px_per_mm, self.margin_mm),
+                        band, outside, int(np.count_nonzero(valid)))
+        for z in self._piles:
+            xs = [p[0] for p in self.layout.zone(z).polygon_mm]
+            ys = [p[1] for p in self.layout.zone(z).polygon_mm]
+            geo.pile_rects[z] = (min(xs), min(ys), max(xs), max(ys))
+        self._geo = geo
+        if moved:  # the camera moved: everything kept in view pixels is stale
+            self._prev = self._background = self._reference = None
+            self._pile_ref.clear()
+            self._readings.clear()
+        return geo
+
+    def _small(self, image: np.ndarray, geo: _Geometry) -> np.ndarray:
+        src = image
+        if geo.step > 1:
+            h, w = image.shape[:2]
+            k = geo.step
+            src = cv2.resize(image[: h - h % k, : w - w % k], (w // k, h // k), interpolation=cv2.INTER_AREA)
+        out = cv2.warpPerspective(src, geo.small_hom, geo.small_size, flags=cv2.INTER_LINEAR,
+                                  borderMode=cv2.BORDER_CONSTANT)
+        return cv2.GaussianBlur(out, (5, 5), 0)
+
+    @staticmethod
+    def _diff(a: np.ndarray, b: np.ndarray, threshold: float) -> np.ndarray:
+        d = cv2.absdiff(a, b)
+        if d.ndim == 3:
+            c0, c1, c2 = cv2.split(d)
+            d = cv2.max(cv2.max(c0, c1), c2)
+        mask = (d > threshold).astype(np.uint8)
+        return cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+
+    def _mm2(self, pixels: int) -> float:
+        """Table area (mm²) of ``pixels`` gate-view pixels."""
+        return pixels / (self.gate_px_per_mm ** 2)
+
+    def _moving(self, small: np.ndarray) -> np.ndarray:
+        prev, self._prev = self._prev, small
+        if prev is None:
+            return np.ones(small.shape[:2], np.uint8)
+        return self._diff(small, prev, self.motion_threshold)
+
+    def _arms(self, small: np.ndarray, moving: np.ndarray, geo: _Geometry) -> tuple[list[int], np.ndarray | None, int]:
+        """(seats of arms in order of size, the arms' mask, foreground pixels)."""
+        if self._background is None:
+            fg = moving
+        else:
+            fg = self._diff(small, self._background, self.foreground_threshold) | moving
+        fg_area = int(np.count_nonzero(fg))
+        if not fg_area:
+            return [], None, 0
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(fg, connectivity=8)
+        min_px = self.arm_min_mm2 * self.gate_px_per_mm ** 2
+        touching = np.unique(labels[geo.band & (labels > 0)])
+        found: list[tuple[int, int, int]] = []
+        mask = np.zeros(fg.shape, bool)
+        for k in touching:
+            if stats[k, cv2.CC_STAT_AREA] < min_px:
+                continue
+            comp = labels == k
+            seat = self._seat_of(comp & geo.outside)
+            if seat is None:
+                continue
+            mask |= comp
+            found.append((int(stats[k, cv2.CC_STAT_AREA]), int(k), seat))
+        seats: list[int] = []
+        for _, _, seat in sorted(found, reverse=True):
+            if seat not in seats:
+                seats.append(seat)
+        return seats, (mask if found else None), fg_area
+
+    def _seat_of(self, crossing: np.ndarray) -> int | None:
+        """The seat of an arm whose pixels outside the play area are ``crossing`` (module docstring)."""
+        ys, xs = np.nonzero(crossing)
+        if not len(xs):
+            return None
+        x = float(np.mean(xs) + 0.5) / self.gate_px_per_mm - self.margin_mm
+        y = float(np.mean(ys) + 0.5) / self.gate_px_per_mm - self.margin_mm
+        aw, ah = self.layout.area_mm
+        beyond = {"left": -x, "right": x - aw, "top": -y, "bottom": y - ah}
+        edge = max(beyond, key=lambda e: beyond[e])
+        seats = [s for s in self.layout.seats if s.edge == edge] or list(self.layout.seats)
+        return min(seats, key=lambda s: math.hypot(s.edge_mm[0] - x, s.edge_mm[1] - y)).seat
+
+    def _relit(self, small: np.ndarray) -> None:
+        self._background = small.copy()
+        self._reference = None
+        for z in self._piles:
+            self._pile_ref.pop(z, None)
+
+    def _differs(self, small: np.ndarray, ref: np.ndarray | None, geo: _Geometry) -> bool:
+        if ref is None:
+            return True
+        mask = self._diff(small, ref, self.foreground_threshold)
+        return self._mm2(int(np.count_nonzero(mask))) >= self.change_min_mm2
+
+    def _unsettled(self, t: float) -> None:
+        """Motion or an arm: readings under way are dropped; a lone one leaves its pile tops."""
+        if len(self._readings) == 1:
+            cards = self._readings[0][1]
+            for z in self._piles:
+                tops = [c for c in cards if c.face_up and c.zone == z]
+                if tops:
+                    top = max(tops, key=lambda c: max(c.probs.values(), default=0.0))
+                    self._note_top(z, max(top.probs, key=top.probs.get))
+        self._readings.clear()
+
+    def _note_top(self, zone: str, name: str | None) -> None:
+        if name is None:
+            return
+        seen = self._history.setdefault(zone, [])
+        if not seen or seen[-1] != name:
+            seen.append(name)
+
+    # ------------------------------------------------------------------ piles while arms move
+    def _crop_small(self, small: np.ndarray, zone: str, geo: _Geometry) -> np.ndarray:
+        x0, y0, x1, y1 = self._rect_px(geo.pile_rects[zone], self.gate_px_per_mm, small.shape, 0.0)
+        return small[y0:y1, x0:x1].copy()
+
+    def _rect_px(self, rect: tuple[float, float, float, float], ppm: float, shape: tuple[int, ...],
+                 grow_mm: float) -> tuple[int, int, int, int]:
+        x0, y0, x1, y1 = rect
+        m = self.margin_mm
+        h, w = shape[:2]
+        return (max(0, int((x0 - grow_mm + m) * ppm)), max(0, int((y0 - grow_mm + m) * ppm)),
+                min(w, int(math.ceil((x1 + grow_mm + m) * ppm))), min(h, int(math.ceil((y1 + grow_mm + m) * ppm))))
+
+    def _pile_watch(self, image: np.ndarray, small: np.ndarray, moving: np.ndarray, arm_mask: np.ndarray | None,
+                    t: float, geo: _Geometry) -> None:
+        for z in self._piles:
+            x0, y0, x1, y1 = self._rect_px(geo.pile_rects[z], self.gate_px_per_mm, small.shape, 0.0)
+            gx0, gy0, gx1, gy1 = self._rect_px(geo.pile_rects[z], self.gate_px_per_mm, small.shape, self.border_mm)
+            busy = bool(moving[y0:y1, x0:x1].any()) or (arm_mask is not None and bool(arm_mask[gy0:gy1, gx0:gx1].any()))
+            if busy:
+                self._pile_quiet[z] = None
+                continue
+            if self._pile_quiet[z] is None:
+                self._pile_quiet[z] = t
+            if t - self._pile_quiet[z] < self.pile_still_s - 1e-9:  # type: ignore[operator]
+                continue
+            crop = small[y0:y1, x0:x1]
+            ref = self._pile_ref.get(z)
+            if ref is not None and ref.shape == crop.shape and not self._differs(crop, ref, geo):
+                continue
+            self._pile_ref[z] = crop.copy()
+            self._remember(self._read(image, geo, z), t, z)
+            self._stats = _bump(self._stats, pile_readings=1)
+            self._note_top(z, self._pile_top(z))
+
+    # ------------------------------------------------------------------ reading
+    def _read(self, image: np.ndarray, geo: _Geometry, zone: str | None) -> list[_Reading]:
+        """Recognise the recognition view (or, for ``zone``, a crop around it); cards in table mm."""
+        started = time.perf_counter()
+        ppm = self.px_per_mm
+        vw, vh = geo.view_size
+        if zone is None:
+            x0 = y0 = 0
+            view = cv2.warpPerspective(image, geo.view_hom, geo.view_size, flags=cv2.INTER_LINEAR,
+                                       borderMode=cv2.BORDER_CONSTANT)
+            cards = list(self.recogniser.recognise(view))
+        else:
+            pad = 0.5 * max(CARD_MM[self.layout.deck])
+            x0, y0, x1, y1 = self._rect_px(geo.pile_rects[zone], ppm, (vh, vw), pad)
+            shift = np.array([[1.0, 0.0, -x0], [0.0, 1.0, -y0], [0.0, 0.0, 1.0]])
+            view = cv2.warpPerspective(image, shift @ geo.view_hom, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR,
+                                       borderMode=cv2.BORDER_CONSTANT)
+            detector = getattr(self.recogniser, "detector", None)
+            old = getattr(detector, "size", None)
+            try:
+                if isinstance(old, int):
+                    detector.size = max(64, int(round(old * max(view.shape[:2]) / max(vw, vh) / 32)) * 32)  # type: ignore[union-attr]
+                cards = list(self.recogniser.recognise(view))
+            finally:
+                if isinstance(old, int):
+                    detector.size = old  # type: ignore[union-attr]
+        out = []
+        for c in cards:
+            poly = (np.asarray(c.polygon, np.float64).reshape(-1, 2) + (x0 + 0.5, y0 + 0.5)) / ppm - self.margin_mm
+            centre = poly.mean(axis=0)
+            where = self.layout.zone_of((float(centre[0]), float(centre[1])))
+            if where is None or (zone is not None and where != zone):
+                continue
+            out.append(_Reading(dict(seen_card(c)), bool(c.face_up), centre, _convex(poly), where))
+        self._add_ms("recognise_ms", started)
+        if zone is None:
+            self._stats = _bump(self._stats, readings=1)
+        return out
+
+    def _pairs(self, a: Sequence[_Reading | TableCard], b: Sequence[_Reading]) -> list[tuple[int, int]]:
+        """Greedy nearest pairs (index in a, index in b) of the same card: centres within
+        ``match_mm``, same face, names sharing at least ``same_card_p``."""
+        cand = []
+        for i, x in enumerate(a):
+            xc = np.asarray(x.centre_mm if isinstance(x, TableCard) else x.centre)
+            xp = dict(x.probs)
+            for j, y in enumerate(b):
+                d = float(np.hypot(*(xc - y.centre)))
+                if d > self.match_mm or x.face_up != y.face_up:
+                    continue
+                if x.face_up and _shared(xp, y.probs) < self.same_card_p:
+                    continue
+                cand.append((d, i, j))
+        used_a: set[int] = set()
+        used_b: set[int] = set()
+        pairs = []
+        for _, i, j in sorted(cand):
+            if i in used_a or j in used_b:
+                continue
+            used_a.add(i)
+            used_b.add(j)
+            pairs.append((i, j))
+        return pairs
+
+    def _summary(self, cards: Sequence[_Reading]) -> tuple:
+        """What a reading says of the table: per zone, the stock's presence, a pile's most confident
+        face-up name (or a face-down stack), or the sorted names and face-down count."""
+        by_zone: dict[str, list[_Reading]] = {}
+        for c in cards:
+            if c.zone is not None:
+                by_zone.setdefault(c.zone, []).append(c)
+        out = []
+        for z, cs in sorted(by_zone.items()):
+            up = [c for c in cs if c.face_up]
+            if z == "stock":
+                out.append((z, "stack"))
+            elif z in STACK_ZONES:
+                out.append((z, _top(max(up, key=lambda c: max(c.probs.values(), default=0.0)).probs) if up else "stack"))
+            else:
+                out.append((z, tuple(sorted(str(_top(c.probs)) for c in up)), len(cs) - len(up)))
+        return tuple(out)
+
+    def _combined(self) -> list[_Reading] | None:
+        """The readings taken so far combined (module docstring), or None when another is needed."""
+        readings = [r for _, r in self._readings]
+        last = self._summary(readings[-1])
+        agree = any(self._summary(r) == last for r in readings[:-1])
+        if not agree and len(readings) < 3:
+            return None
+        base = [_Reading(dict(c.probs), c.face_up, c.centre, c.polygon, c.zone, 1) for c in readings[0]]
+        sums = [dict(c.probs) for c in base]
+        for other in readings[1:]:
+            pairs = self._pairs(base, other)
+            matched = {j for _, j in pairs}
+            for i, j in pairs:
+                base[i].seen += 1
+                for n, p in other[j].probs.items():
+                    sums[i][n] = sums[i].get(n, 0.0) + p
+            for j, o in enumerate(other):
+                if j not in matched:
+                    base.append(_Reading(dict(o.probs), o.face_up, o.centre, o.polygon, o.zone, 1))
+                    sums.append(dict(o.probs))
+        out = []
+        for c, s in zip(base, sums, strict=True):
+            if 2 * c.seen <= len(readings):
+                continue
+            c.probs = {n: p / c.seen for n, p in s.items()}
+            out.append(c)
+        return out
+
+    def _remember(self, cards: list[_Reading], t: float, zone: str | None) -> None:
+        """Update the held cards with a reading (all zones, or only ``zone``) taken at ``t``."""
+        keep = [c for c in self._cards if zone is not None and c.zone != zone]
+        old = [c for c in self._cards if zone is None or c.zone == zone]
+        pairs = {j: i for i, j in self._pairs(old, cards)}
+        present: list[TableCard] = []
+        for j, r in enumerate(cards):
+            centre = (float(r.centre[0]), float(r.centre[1]))
+            probs = tuple(sorted(r.probs.items(), key=lambda kv: (-kv[1], kv[0])))[:4]
+            if j in pairs:
+                since, uid = old[pairs[j]].since, old[pairs[j]].uid
+            else:
+                self._next_uid += 1
+                since, uid = t, self._next_uid
+            present.append(TableCard(probs, r.face_up, centre, tuple((float(x), float(y)) for x, y in r.polygon),
+                                     self.layout.zone_of(centre), since, False, uid))
+        matched = set(pairs.values())
+        result = list(present)
+        # Newest first: a card is kept under a later card that is itself present or kept.
+        for c in sorted((c for i, c in enumerate(old) if i not in matched), key=lambda c: -c.since):
+            if c.zone is not None and c.zone not in SHARED_ZONES and self._covered(c, result):
+                result.append(replace(c, covered=True))
+        final = []
+        for c in result:
+            best = self._best.get(c.uid)
+            if c.face_up and not c.covered and c.zone not in SHARED_ZONES and self._covered(c, result):
+                if best is not None and best[0][1] > c.confidence:
+                    c = replace(c, probs=best)
+            elif c.face_up and not c.covered:
+                best = None
+            if c.face_up and (best is None or c.confidence >= best[0][1]):
+                self._best[c.uid] = c.probs
+            final.append(c)
+        self._cards = keep + final
+        live = {c.uid for c in self._cards}
+        self._best = {k: v for k, v in self._best.items() if k in live}
+
+    def _covered(self, c: TableCard, others: Sequence[TableCard]) -> bool:
+        area = _area(np.asarray(c.polygon_mm))
+        if area <= 0:
+            return False
+        poly = np.asarray(c.polygon_mm)
+        for o in others:
+            if o is c or o.since <= c.since:
+                continue
+            if _overlap(poly, np.asarray(o.polygon_mm)) >= self.cover_fraction * area:
+                return True
+        return False
+
+    def _add_ms(self, name: str, started: float) -> None:
+        self._stats = _bump(self._stats, **{name: (time.perf_counter() - started) * 1000.0})
+
+
+def _top(probs: dict[str, float]) -> str | None:
+    return max(probs, key=lambda n: probs[n]) if probs else None
+
+
+def _bump(stats: StabiliserStats, **add: float) -> StabiliserStats:
+    values = {k: getattr(stats, k) + v for k, v in add.items()}
+    return StabiliserStats(**{**{f: getattr(stats, f) for f in StabiliserStats.__dataclass_fields__}, **values})
