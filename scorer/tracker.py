@@ -66,7 +66,9 @@ class TrackerOptions:
     """How the tracker weighs evidence and when it commits, asks or reports a desync."""
 
     depth: int = 4
-    """Most events one table change may add to a hypothesis."""
+    """Most events that change the table one table change may add to a hypothesis."""
+    silent_depth: int = 6
+    """Most silent events (declarations, passes, calls) one table change may add."""
     beam: int = 16
     """Partial sequences kept at each step of the search."""
     hypotheses: int = 12
@@ -245,7 +247,7 @@ class Tracker:
                 k = _key(ext.events)
                 if k not in found or found[k].cost > ext.cost:
                     found[k] = ext
-        ranked = sorted(found.values(), key=lambda e: e.cost)[: self.options.hypotheses]
+        ranked = _diverse(sorted(found.values(), key=lambda e: e.cost), self.options.hypotheses)
         if ranked:
             low = min(h.debt for h in ranked)
             ranked = [Explanation(h.events, h.cost - low, h.prior, h.costs, h.shown, h.debt - low) for h in ranked]
@@ -383,11 +385,13 @@ class Tracker:
         debt = hyp.debt + min(hyp.fit, cap) if math.isfinite(hyp.cost) else 0.0
         out = [Explanation(hyp.events, hyp.prior + debt + scorer.cost(start, gathering), hyp.prior, hyp.costs,
                            base_shown, debt)]
-        frontier: list[tuple[float, tuple[Event, ...], tuple[float, ...], Shown]] = [(hyp.prior, (), (), base_shown)]
+        frontier: list[tuple[float, tuple[Event, ...], tuple[float, ...], Shown, int]] = [(hyp.prior, (), (), base_shown, 0)]
         seen_paths: set[tuple] = set()
-        for _depth in range(opts.depth):
+        for _step in range(opts.depth + opts.silent_depth):
             expanded: list[tuple[float, float, tuple[Event, ...], tuple[float, ...], Shown, bool]] = []
-            for prior, path, costs, shown in frontier:
+            for prior, path, costs, shown, n_silent in frontier:
+                if len(path) - n_silent >= opts.depth:
+                    continue
                 applied = self._replay(path)
                 if applied is None:
                     continue
@@ -414,8 +418,10 @@ class Tracker:
                             cost_ev += self._covered_cost(start, before, pred, evidence)
                             fit = scorer.cost(pred, gathering=match.phase() == "deal" and not match.is_over)
                             total_prior = prior + cost_ev
+                            if silent and n_silent >= opts.silent_depth:
+                                continue
                             expanded.append((total_prior + fit, total_prior, path + (ev,), costs + (cost_ev,),
-                                             new_shown, silent))
+                                             new_shown, n_silent + silent))
                             if not silent:
                                 out.append(Explanation(hyp.events + path + (ev,), total_prior + debt + fit, total_prior,
                                                        hyp.costs + costs + (cost_ev,), new_shown, debt))
@@ -429,12 +435,13 @@ class Tracker:
             expanded.sort(key=lambda x: x[0])
             frontier = []
             kept = 0
-            for _total, prior, path, costs, shown, silent in expanded:
+            for _total, prior, path, costs, shown, n_silent in expanded:
                 k = _key(path)
+                silent = n_silent > 0 and len(path) == n_silent
                 if k in seen_paths or (kept >= opts.beam and not silent):
                     continue
                 seen_paths.add(k)
-                frontier.append((prior, path, costs, shown))
+                frontier.append((prior, path, costs, shown, n_silent))
                 kept += not silent
             if not frontier:
                 break
@@ -514,6 +521,25 @@ def _add_shown(shown: Shown, hook: tuple[str, list[str]], lying: Predicted) -> S
 def _pruned(shown: Shown, table: TableState) -> Shown:
     """Shown hands whose cards still show in their zone (picked-up ones forgotten)."""
     return tuple((z, names) for z, names in shown if any(table.zone(z).names()[n] for n, _ in names))
+
+
+def _skeleton(ev: Event) -> tuple:
+    """An event without its cards: type, seat and flags (a declaration's play or retire)."""
+    return tuple(v for f in fields(ev) if f.name != "at"
+                 for v in [getattr(ev, f.name)] if not isinstance(v, str | tuple)) + (ev.TYPE,)
+
+
+def _diverse(ranked: list[Explanation], k: int) -> list[Explanation]:
+    """The ``k`` cheapest of ``ranked``, but first the cheapest of each skeleton (who did what,
+    cards aside), so that a rival that differs in an unseen choice (play or retire) is not crowded
+    out by variants that differ only in cards."""
+    firsts: dict[tuple, Explanation] = {}
+    for h in ranked:
+        firsts.setdefault(tuple(_skeleton(e) for e in h.events), h)
+    chosen = sorted(firsts.values(), key=lambda e: e.cost)[: max(1, k // 2)]
+    taken = {id(h) for h in chosen}
+    chosen += [h for h in ranked if id(h) not in taken][: k - len(chosen)]
+    return sorted(chosen, key=lambda e: e.cost)
 
 
 def _inserted(h: Explanation, best: Explanation) -> bool:
