@@ -7,6 +7,8 @@
 * ``fudaba simulate GAME [--players N] [--seed S] [--ruleset R] [--option K=V] [--max-rounds N]
   [-o RECORD]`` — play a random legal match and write its record; a match not over after
   ``--max-rounds`` rounds (default 10,000: only a match whose options set no end reaches it) is bad input.
+* ``fudaba replay VIDEO --game G … -o RECORD`` / ``fudaba track SOURCE --game G …`` — follow a game
+  from frames (``vision/replay.py``; the ``recognise`` extra).
 * ``fudaba device list`` — the serial ports, stone counters (by USB id) first.
 * ``fudaba device test [PORT] [--seconds S]`` — light every LED, print button events as they come
   for S seconds (default 10) or until Ctrl-C, then turn the LEDs back.
@@ -407,6 +409,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-o", "--output", help="PDF to write (default fudaba-mat-GAME-Np-PAPER.pdf); PNGs beside it")
     p.set_defaults(func=cmd_mat)
 
+    for name, what in (("replay", "follow a game in a video file and write its record"),
+                       ("track", "follow a game live from a camera or stream; print events and questions")):
+        sub.add_parser(name, help=f"{what} (`fudaba {name} --help`; needs the recognise extra)", add_help=False)
+
     _add_device_parser(sub)
     return parser
 
@@ -428,6 +434,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from vision.recognise.cli import main as recognise_main
 
         return recognise_main(argv[0], argv[1:])
+    if argv[:1] and argv[0] in ("replay", "track"):
+        from vision.replay import main as replay_main
+
+        return replay_main(argv[0], argv[1:])
     if argv[:1] == ["train"]:
         from vision.train.cli import main as train_main
 
