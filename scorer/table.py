@@ -135,6 +135,9 @@ class TableState:
     history: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     """Pile zone → the face-up tops seen there since the previous settled state, oldest first (a
     card covered by the next one before the table settled)."""
+    reached: frozenset[str] = frozenset()
+    """Zones an arm's hand went into since the previous settled state (a card taken from the stock
+    needs a hand at the stock)."""
 
     def zone(self, name: str) -> ZoneState:
         """The state of zone ``name`` (empty when absent)."""
@@ -177,6 +180,8 @@ class TableState:
             out["actors"] = list(self.actors)
         if any(self.history.values()):
             out["history"] = {z: list(n) for z, n in sorted(self.history.items()) if n}
+        if self.reached:
+            out["reached"] = sorted(self.reached)
         return out
 
     @classmethod
@@ -197,7 +202,8 @@ class TableState:
         t = obj.get("t")
         actors = tuple(int(a) for a in obj.get("actors", ()))  # type: ignore[union-attr]
         history = {str(z): tuple(str(n) for n in names) for z, names in obj.get("history", {}).items()}  # type: ignore[union-attr]
-        return cls(zones, float(t) if t is not None else None, actors, history)  # type: ignore[arg-type]
+        reached = frozenset(str(z) for z in obj.get("reached", ()))  # type: ignore[union-attr]
+        return cls(zones, float(t) if t is not None else None, actors, history, reached)  # type: ignore[arg-type]
 
     @classmethod
     def from_names(cls, zones: Mapping[str, Iterable[str]], down: Mapping[str, int] | None = None,

@@ -26,8 +26,10 @@ being gathered cost nothing). Every event adds ``event_cost``; one that changes 
 (a pass, a declaration, a call) adds ``silent_cost``, or ``silent_seen_cost`` when that seat's arm
 was seen over the table without changing it (a pass gesture); an event by a seat whose arm was not
 seen since the table last changed adds ``actor_cost`` when arms were seen (a deal: its dealer's
-arm must be the first seen; an event without a seat, such as Poka's table card, is the dealer's). A
-pile top that a hypothesis lays and then covers costs ``miss_cost`` unless the camera saw it
+arm must be the first seen; an event without a seat, such as Poka's table card, is the dealer's),
+and so does an event that takes a card from the stock when arms were seen but no hand went to the
+stock (``TableState.reached``); in Poka a hand at the stock that no event took from costs half
+that. A pile top that a hypothesis lays and then covers costs ``miss_cost`` unless the camera saw it
 (``TableState.history``). A hypothesis's cost is the sum of its events' costs, its fit to the
 latest table and its fits to the earlier tables since the last commit (each capped at a miss plus a
 phantom), so an explanation that skipped a table it saw stays behind the one that followed it.
@@ -168,6 +170,7 @@ class _Evidence:
     actors: tuple[int, ...]
     idle: frozenset[int]
     history: dict[str, frozenset[str]]
+    reached: frozenset[str] = frozenset()
 
 
 class Tracker:
@@ -186,6 +189,7 @@ class Tracker:
         self._actors: list[int] = []
         self._idle: set[int] = set()
         self._history: dict[str, list[str]] = {}
+        self._reached: set[str] = set()
         self._lead: tuple | None = None
         self._lead_since = 0.0
         self._ambiguous_since: float | None = None
@@ -223,19 +227,21 @@ class Tracker:
         for z, names in table.history.items():
             seen = self._history.setdefault(z, [])
             seen.extend(n for n in names if n not in seen)
+        self._reached.update(table.reached)
         if self.match.is_over:
             return Update(state="synced")
         signature = table.signature()
         if signature != self._signature:
             self._signature = signature
             evidence = _Evidence(tuple(self._actors), frozenset(self._idle),
-                                 {z: frozenset(n) for z, n in self._history.items()})
+                                 {z: frozenset(n) for z, n in self._history.items()}, frozenset(self._reached))
             self._extend(table, evidence)
-            self._actors, self._idle, self._history = [], set(), {}
+            self._actors, self._idle, self._history, self._reached = [], set(), {}, set()
         elif self._actors:
             # arms that came and went without changing the table: evidence of a silent event
             self._idle.update(self._actors)
             self._actors = []
+            self._reached = set()
         return self._decide(table, at)
 
     def _extend(self, table: TableState, evidence: _Evidence) -> None:
@@ -423,8 +429,10 @@ class Tracker:
                             expanded.append((total_prior + fit, total_prior, path + (ev,), costs + (cost_ev,),
                                              new_shown, n_silent + silent))
                             if not silent:
-                                out.append(Explanation(hyp.events + path + (ev,), total_prior + debt + fit, total_prior,
-                                                       hyp.costs + costs + (cost_ev,), new_shown, debt))
+                                final = total_prior + self._unused_reach(path + (ev,), evidence)
+                                out.append(Explanation(hyp.events + path + (ev,), final + debt + fit, final,
+                                                       hyp.costs + costs + (cost_ev + final - total_prior,),
+                                                       new_shown, debt))
                         finally:
                             match.undo()
                 finally:
@@ -446,6 +454,14 @@ class Tracker:
             if not frontier:
                 break
         return out
+
+    def _unused_reach(self, path: Sequence[Event], evidence: _Evidence) -> float:
+        """Half ``actor_cost`` when a hand went to the stock but no event of ``path`` takes from it
+        (in games where only such events go to the stock: Poka's table card)."""
+        if not self._hooks.stock_reach_means_draw or "stock" not in evidence.reached or any(
+                self._hooks.source_zone(e) == "stock" for e in path):
+            return 0.0
+        return self.options.actor_cost / 2
 
     def _covered_cost(self, start: Predicted, before: Predicted, after: Predicted, evidence: _Evidence) -> float:
         """``miss_cost`` for each pile top that an earlier event of the extension laid and this one
@@ -495,6 +511,9 @@ class Tracker:
         actors = evidence.actors
         if not actors:
             return 0.0
+        source = self._hooks.source_zone(ev)
+        if source is not None and evidence.reached and source not in evidence.reached:
+            return self.options.actor_cost
         if ev.TYPE == "deal":
             dealer = getattr(ev, "dealer", None)
             return 0.0 if dealer is None or dealer == actors[0] else self.options.actor_cost
@@ -695,6 +714,9 @@ class GameHooks:
     """What the tracker needs to know of a game beyond its engine: how a deal and a shown hand look.
     The defaults build observer deals from the engine's own random deal and show nothing."""
 
+    stock_reach_means_draw = False
+    """True where nothing but a draw or table card takes a hand to the stock."""
+
     def deals(self, match: Match, table: TableState) -> list[Event]:
         """Candidate deals that would leave ``table``'s face-up cards (one per possible dealer)."""
         import random
@@ -719,6 +741,11 @@ class GameHooks:
     def shows(self, match: Match, table: TableState) -> list[Event]:
         """Candidate events that lay cards face up in a seat zone (claims, buy-outs, showdowns)."""
         return []
+
+    def source_zone(self, ev: Event) -> str | None:
+        """The table zone ``ev`` takes a card from (the stock for a draw or a table card), where
+        an arm's hand must have gone."""
+        return "stock" if ev.TYPE in ("draw", "table-card") else None
 
     def actor(self, match: Match, ev: Event) -> int | None:
         """The seat whose arm carries out ``ev`` (applied last to ``match``): its ``seat``, else
@@ -776,6 +803,8 @@ class _ShowHooks(GameHooks):
 
 
 class _PokaHooks(_ShowHooks):
+    stock_reach_means_draw = True
+
     def claims(self, match: Match, seat: int, cards: tuple[str, ...]) -> list[Event]:
         cls = match.EVENTS.types()["claim"]
         return [cls(seat, cards, None)]

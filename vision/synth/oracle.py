@@ -3,8 +3,8 @@
 For every frame of a :class:`~vision.synth.video.GameVideo` the settled cards per zone are known
 without rendering (:meth:`GameVideo.zones`). :func:`perfect_states` turns them into the
 :class:`~scorer.table.TableState` s a stabiliser would hand the tracker: one per frame in which no
-arm is over the table, with the seats whose arms were seen since the previous one (``actors``) and
-the pile tops seen meanwhile (``history``). With ``misread`` > 0 a card's most likely name is
+arm is over the table, with the seats whose arms were seen since the previous one (``actors``),
+the pile tops seen meanwhile (``history``) and the zones the arms' hands went into (``reached``). With ``misread`` > 0 a card's most likely name is
 sometimes another card of the deck (probability 0.6 against 0.4 for the true one), each card's
 misreading drawn once per state: what a recogniser's single-frame errors look like to the tracker.
 
@@ -68,6 +68,7 @@ def perfect_states(video: GameVideo, misread: float = 0.0, seed: int = 0) -> Ite
     names = sorted({sight_name(c) for c in _deck_ids(video)})
     actors: list[int] = []
     history: dict[str, list[str]] = {}
+    reached: set[str] = set()
     for f in range(video.frame_count):
         t = video.time(f)
         leg = video.timeline.leg_at(t)
@@ -82,12 +83,17 @@ def perfect_states(video: GameVideo, misread: float = 0.0, seed: int = 0) -> Ite
         if leg.seat is not None:
             if not actors or actors[-1] != leg.seat:
                 actors.append(leg.seat)
+            for point in (leg.hand_from, leg.hand_to):
+                zone = video.layout.zone_of(point)
+                if zone is not None:
+                    reached.add(zone)
             continue
         table = zones_to_table(zones, t, tuple(actors), {z: tuple(v) for z, v in history.items()})
+        table = TableState(table.zones, table.t, table.actors, table.history, frozenset(reached))
         if misread > 0:
             table = _misread(table, names, misread, rng)
         yield TimedState(f, t, table)
-        actors, history = [], {}
+        actors, history, reached = [], {}, set()
 
 
 def _deck_ids(video: GameVideo) -> list[str]:
