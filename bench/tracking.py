@@ -10,7 +10,8 @@ single-state misreadings (``--misread``): it measures the tracker alone. Per gam
 * settlement: every settled round's changes equal the truth's;
 * silent error: a wrong or missing settlement with no question and no out-of-sync report;
 * questions and desyncs (state changes into them), latency from the truth event's ``at`` (its
-  action done) to its commit, in video seconds.
+  action done) to its commit, in video seconds. A question is answered at once with the most
+  likely candidate, as ``fudaba replay`` does with no answers file (a guess).
 
 Writes JSON (``--json``) and prints a summary per game. Run from the checkout:
 ``python bench/tracking.py --games poka --seeds 3``.
@@ -104,6 +105,7 @@ def run_one(name: str, players: int, ruleset: str | None, seed: int, rounds: int
     states: Counter[str] = Counter()
     previous = "synced"
     kinds: Counter[str] = Counter()
+    guesses = 0
     started = time.perf_counter()
     for ts in perfect_states(video, misread, seed):
         u = tracker.update(ts.table, ts.t)
@@ -112,6 +114,10 @@ def run_one(name: str, players: int, ruleset: str | None, seed: int, rounds: int
             states[u.state] += 1
             if u.question is not None:
                 kinds[u.question.kind] += 1
+        if u.question is not None:
+            # as `fudaba replay` does with no answers file: the most likely answer, as a guess
+            committed.extend((ts.t, e) for e in tracker.choose(0))
+            guesses += 1
         previous = u.state
     seconds = time.perf_counter() - started
     truth = observable_events(video)
@@ -128,7 +134,8 @@ def run_one(name: str, players: int, ruleset: str | None, seed: int, rounds: int
         "video_seconds": round(video.timeline.duration, 2), "tracker_seconds": round(seconds, 2),
         "observable": len(truth), "found": len(pairs), "committed": len(committed),
         "settlement_right": right, "silent_error": (not right) and not states,
-        "questions": states["question"], "question_kinds": dict(kinds), "desyncs": states["out-of-sync"],
+        "questions": states["question"], "question_kinds": dict(kinds), "guesses": guesses,
+        "desyncs": states["out-of-sync"],
         "latency_s": [round(x, 3) for x in latency],
         "truth_results": [list(r) for r in truth_results], "tracked_results": [list(r) for r in got_results],
     }
