@@ -47,7 +47,7 @@ _BASE = (np.array(TABLE, np.float32) + cv2.GaussianBlur(
 _NOISE = [np.random.default_rng(k).normal(0, 2, _SHAPE).astype(np.float32) for k in range(3)]
 
 
-def frame(cards=(), arm=None, gain: float = 1.0, seed: int = 0) -> np.ndarray:
+def frame(cards=(), arm=None, gain: float = 1.0, seed: int = 0, layout=LAYOUT) -> np.ndarray:
     """A top-down frame at 1 px per mm: ``cards`` (colour, centre mm, angle) drawn in order (later
     on top), ``arm`` (seat, hand point mm) reaching from that seat's side; sensor noise differs
     from one ``seed`` to the next."""
@@ -56,7 +56,7 @@ def frame(cards=(), arm=None, gain: float = 1.0, seed: int = 0) -> np.ndarray:
         cv2.fillConvexPoly(img, np.round(_card_poly(centre, angle) + MARGIN).astype(np.int32), colour)
     if arm is not None:
         seat, hand = arm
-        entry = np.array(LAYOUT.seat(seat).arm_entry_mm) + MARGIN
+        entry = np.array(layout.seat(seat).arm_entry_mm) + MARGIN
         h = np.array(hand, float) + MARGIN
         cv2.line(img, tuple(np.round(entry).astype(int)), tuple(np.round(h).astype(int)), SKIN, 80)
         cv2.circle(img, tuple(np.round(h).astype(int)), 50, SKIN, -1)
@@ -132,7 +132,7 @@ class Table:
         out = []
         for _ in range(round(seconds * FPS)):
             k = len(self.states)
-            st = self.stab.push(frame(cards, arm, gain, seed=k), self.t, _calibration(self.t))
+            st = self.stab.push(frame(cards, arm, gain, seed=k, layout=self.stab.layout), self.t, _calibration(self.t))
             self.states.append(st)
             out.append(st)
             self.t += 1 / FPS
@@ -237,6 +237,25 @@ def test_a_card_covered_in_a_capture_row_is_remembered_until_the_row_goes():
     assert _last(table.hold(1.5)).zone("seat:1").empty
 
 
+def test_a_field_card_captured_under_the_played_card_is_carried_into_the_row():
+    hh = zone_layout("hachi-hachi", 3, "hanafuda")
+    assert hh.area_mm == LAYOUT.area_mm
+    table = Table(Stabiliser(hh, ColourRecogniser(NAMES, min_visible=0.6)))
+    field = hh.zone("field").center_mm
+    row = hh.zone("seat:1").center_mm
+    first = _last(table.hold(1.5, [(BLUE, field, 0.0), (YELLOW, (field[0] + 80, field[1]), 0.0)]))
+    assert first.names() == {"field": Counter({"03-curtain": 1, "11-ribbon": 1})}
+    table.hold(0.8, [(YELLOW, (field[0] + 80, field[1]), 0.0)], arm=(1, (row[0], row[1] - 60)))
+    # the field card lies in the row, 70 % of it under the played card: never seen there
+    captured = [(BLUE, (row[0] - 30, row[1]), 0.0), (RED, (row[0] - 14, row[1]), 0.0)]
+    after = _last(table.hold(1.5, [(YELLOW, (field[0] + 80, field[1]), 0.0), *captured]))
+    assert after.names() == {"field": Counter({"11-ribbon": 1}), "seat:1": Counter({"08-moon": 1, "03-curtain": 1})}
+    assert any(c.inferred and c.name == "03-curtain" for c in table.stab.cards)
+    table.hold(0.8, [(YELLOW, (field[0] + 80, field[1]), 0.0), *captured], arm=(1, (row[0], row[1] - 60)))
+    assert _last(table.hold(1.5, [(YELLOW, (field[0] + 80, field[1]), 0.0)])).names() == {
+        "field": Counter({"11-ribbon": 1})}
+
+
 def test_the_pile_top_is_the_card_laid_last_and_covered_tops_go_into_the_history():
     rec = ColourRecogniser(NAMES)
     table = Table(_stab(rec))
@@ -266,18 +285,24 @@ def test_a_change_of_light_is_no_arm_and_the_table_is_read_again():
     assert rec.calls > calls
 
 
-def test_the_camera_moving_forgets_what_was_kept_in_view_pixels():
+def test_a_nudged_camera_keeps_the_table_and_reads_it_again():
     rec = ColourRecogniser(NAMES)
     stab = _stab(rec)
     table = Table(stab)
     table.hold(1.0, [(RED, SEAT2, 0.0)])
     calls = rec.calls
-    moved = np.array([[1.0, 0, MARGIN + 3], [0, 1.0, MARGIN], [0, 0, 1.0]])
-    cal = Calibration(np.linalg.inv(moved), moved, LAYOUT.area_mm, (0, 1, 2, 3), 0.0, table.t, "markers", True)
-    img = frame([(RED, (SEAT2[0] + 3, SEAT2[1]), 0.0)])
-    got = [stab.push(img, table.t + k / FPS, cal) for k in range(15)]
-    assert rec.calls > calls
-    assert _last(got).zone("seat:2").names() == Counter({"08-moon": 1})
+    nudge = 20  # px = mm: the camera moved 2 cm; the calibration follows it
+    moved = np.array([[1.0, 0, MARGIN + nudge], [0, 1.0, MARGIN], [0, 0, 1.0]])
+    got = []
+    for k in range(15):
+        img = np.roll(frame([(RED, SEAT2, 0.0)], seed=k), nudge, axis=1)
+        t = table.t + k / FPS
+        cal = Calibration(np.linalg.inv(moved), moved, LAYOUT.area_mm, (0, 1, 2, 3), 0.0, t, "markers", k == 0)
+        got.append(stab.push(img, t, cal))
+        assert stab.arms == ()
+    assert rec.calls > calls  # the cards moved in the view: read again
+    last = _last(got)
+    assert last.names() == {"seat:2": Counter({"08-moon": 1})} and last.actors == ()
 
 
 def test_seen_card_probabilities():

@@ -53,6 +53,8 @@ PROGRESS_EVERY_S = 10.0
 """A replay reports its progress every this many seconds of video."""
 CALIBRATE_EVERY = 3
 """Markers are searched on every this-many-th frame (the calibration is held between)."""
+STAGES = ("read", "calibrate", "stabilise", "track")
+"""The stages of the loop whose time a summary gives (``stage_ms_per_frame``)."""
 
 
 class ReplayError(ValueError):
@@ -167,6 +169,13 @@ class _Run:
     first_t: float | None = None
     last_t: float = 0.0
     committed: list[dict[str, Any]] = field(default_factory=list)
+    stage_s: dict[str, float] = field(default_factory=lambda: dict.fromkeys(STAGES, 0.0))
+
+    def timed(self, stage: str, started: float) -> float:
+        """Add the time since ``started`` (``time.perf_counter``) to ``stage``; return the time now."""
+        now = time.perf_counter()
+        self.stage_s[stage] += now - started
+        return now
 
 
 Say = Callable[[str], None]
@@ -247,7 +256,9 @@ def follow(source: Any, setup: Setup, *, recogniser: Any = None, profile: str | 
 
     try:
         while True:
+            clock = time.perf_counter()
             frame = source.read()
+            clock = run.timed("read", clock)
             if frame is None:
                 break
             t = frame.t
@@ -256,11 +267,13 @@ def follow(source: Any, setup: Setup, *, recogniser: Any = None, profile: str | 
             run.frames += 1
             run.last_t = t
             cal = calibrator.update(frame.image, t)
+            clock = run.timed("calibrate", clock)
             if cal is not None:
                 calibrated = True
             elif not calibrated and t - run.first_t >= markers_within_s:
                 raise ReplayError(_no_markers(name, markers_within_s, setup))
             table = stab.push(frame.image, t, cal)
+            clock = run.timed("stabilise", clock)
             if progress is not None and t - run.first_t >= next_progress:
                 next_progress += PROGRESS_EVERY_S
                 wall = time.perf_counter() - started
@@ -281,6 +294,7 @@ def follow(source: Any, setup: Setup, *, recogniser: Any = None, profile: str | 
             if table is None:
                 continue
             upd = tracker.update(table, t)
+            clock = run.timed("track", clock)
             if upd.committed:
                 write(upd.committed, t, "camera", upd.best.cost if upd.best is not None else None)
             if upd.state == "question" and tracker.question is not None:
@@ -323,6 +337,7 @@ def follow(source: Any, setup: Setup, *, recogniser: Any = None, profile: str | 
         "gate_ms_per_frame": round(st.gate_ms / max(1, st.frames), 2),
         "recognise_ms_per_reading": round(st.recognise_ms / max(1, st.readings + st.pile_readings), 1),
         "over": match.is_over, "results": [r.to_json() for r in match.results],
+        "stage_ms_per_frame": {k: round(1000 * v / max(1, run.frames), 2) for k, v in run.stage_s.items()},
         "interrupted": interrupted, "committed": run.committed,
     }
 
@@ -336,18 +351,20 @@ def _no_markers(name: str, within: float, setup: Setup, ended: bool = False) -> 
 def replay_video(path: str | Path, game: str, players: int | None = None, ruleset: str | None = None,
                  options: Mapping[str, str] | None = None, deck: str | None = None, profile: str | None = None,
                  answers: str | Path | list[Answer] | None = None, out: str | Path | None = None, *,
-                 force: bool = False, fps: float | None = None, recogniser: Any = None,
+                 force: bool = False, fps: float | None = None, seconds: float | None = None, recogniser: Any = None,
                  progress: Say | None = None, say: Say | None = None, markers_within_s: float = MARKERS_WITHIN_S,
                  tracker_options: TrackerOptions | None = None,
                  stabiliser_options: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """Follow the game in the video (or image folder) at ``path``, every frame in order, and write
     its record to ``out`` (None: no record). ``answers``: an answers file or its parsed lines.
     ``recogniser``: one already loaded (for many replays), else one for the game's deck and
-    ``profile``. Returns a summary: ``events``, ``questions`` (``guesses``, ``answered``,
+    ``profile``. ``seconds``: stop after this much video. Returns a summary: ``events``, ``questions`` (``guesses``, ``answered``,
     ``bad_answers``), ``desyncs``, ``seconds`` of video, ``wall_seconds``, ``speed_x_real_time``,
     ``frames``, ``states`` emitted by the stabiliser, ``recognitions`` (whole-view readings),
     ``pile_recognitions``, ``gate_ms_per_frame``, ``recognise_ms_per_reading``, ``over``,
-    ``results`` (settled rounds), ``interrupted`` and ``committed`` (``t``, ``source``, ``event``)."""
+    ``results`` (settled rounds), ``stage_ms_per_frame`` (time per frame in reading frames,
+    calibration, the stabiliser and the tracker, ms), ``interrupted`` and ``committed`` (``t``,
+    ``source``, ``event``)."""
     from vision.capture import CaptureError, open_source
 
     setup = resolve(game, players, ruleset, options, deck)
@@ -358,6 +375,8 @@ def replay_video(path: str | Path, game: str, players: int | None = None, rulese
         source = open_source(str(path), fps=fps)
     except CaptureError as exc:
         raise ReplayError(str(exc)) from None
+    if seconds is not None:
+        source = _Limited(source, seconds)
     return follow(source, setup, recogniser=recogniser, profile=profile, out=out, force=force, answers=parsed,
                   say=say, progress=progress, markers_within_s=markers_within_s, tracker_options=tracker_options,
                   stabiliser_options=stabiliser_options, name=str(path))

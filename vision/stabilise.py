@@ -52,12 +52,28 @@ that exceeds 1; a face-down card counts as one face-down card.
 
 **Memory** (zones where cards stack: the pile zones and the seat zones, not ``field``): each card
 the stabiliser holds remembers when it was first seen (``since``); a later card lies on an earlier
-one. A card matches the card held at the same place (centre within ``match_mm``, same face, and
-names that share at least ``same_card_p`` of probability), else it is new. A held card no reading
-sees any more is kept while a card first seen after it, still on the table, covers at least
-``cover_fraction`` of its outline (a capture row, a pile); it is dropped as soon as nothing later
-covers it (the row or pile was taken away). A card seen while covered keeps the probabilities of
-its most confident reading when that was more confident than the present one.
+one. A card of a reading matches the card held at the same place (centre within ``match_mm``, same
+face and, in the pile zones, where cards lie on the same spot, names that share at least
+``same_card_p`` of probability), else it is new. A held card no reading sees any more is kept
+while a card first seen after it, still on the table, covers at least ``cover_fraction`` of its
+outline (a capture row, a pile), provided it was once read lying clear (a card only ever seen
+partly hidden may be a misplaced outline and is not kept); it is dropped as soon as nothing later
+covers it (the row or pile was taken away). Outside ``field`` a card seen again is named by the
+mean of its readings so far, a reading taken while a card first seen after it (or in the same
+reading: which lies on top is unknown) covers ``cover_fraction`` of it weighing ``overlap_weight``
+against 1 for one taken while it lay clear: a card partly hidden (the classifier then tends to
+name the card on it) keeps the name it showed.
+
+*Capture transfer:* when a reading loses face-up ``field`` cards whose names it sees nowhere else,
+while new face-up cards appear in exactly one seat zone, each lost card is taken to lie under
+those new cards (a capture: the played card laid on the field card and both swept into the
+player's row, the field card mostly hidden). A new card there named like another card it overlaps
+(the classifier names a mostly hidden card after the card on it) is renamed to the lost card and
+put under it; otherwise the lost card is added under the most confident new card, unseen
+(``TableCard.inferred``), until an outline in that zone within half a card's length and matching
+no other card is found for it. Such a card keeps the lost card's name and goes when nothing
+covers it. A new card where a card of the same name left the same zone (an outline that moved) is
+no arrival.
 
 **Zones of the state** (rules of :mod:`scorer.table`): in ``stock`` anything counts as one
 face-down stack; in the other pile zones the top is the face-up card first seen last (ties: the
@@ -71,6 +87,12 @@ it, the detector's input size scaled down with the crop so cards keep their size
 detector's input); its top joins ``TableState.history`` of the next emitted state when it differs
 from the last top listed there. The emitted state's own top is listed last.
 
+**A new calibration** (the camera moved, or the calibration was refined) changes the views, not
+the table: the gate images kept (previous frame, background, reference) show the same table
+points, so they are kept, and what only the new view sees is taken from the next frame. When the
+play area's corners move by a gate pixel or more between the two calibrations, the table is read
+again.
+
 The recogniser is called with recognition-view images; its ``detector.size`` is set for the
 duration of a crop's reading and put back.
 """
@@ -79,6 +101,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Protocol
@@ -135,6 +158,9 @@ class TableCard:
     """Not seen by the last reading: kept because a later card covers it."""
     uid: int = 0
     """Stable number of this physical card while the stabiliser holds it."""
+    inferred: bool = False
+    """Never seen here: a field card taken to lie under the cards that appeared in this seat zone
+    when it vanished (module docstring, "Memory")."""
 
     @property
     def confidence(self) -> float:
@@ -190,7 +216,9 @@ class _Geometry:
     view_size: tuple[int, int]
     band: np.ndarray
     outside: np.ndarray
+    valid: np.ndarray
     valid_px: int
+    table_to_frame: np.ndarray
     pile_rects: dict[str, tuple[int, int, int, int]] = field(default_factory=dict)
 
 
@@ -239,13 +267,13 @@ class Stabiliser:
                  foreground_threshold: float = 30.0, motion_min_mm2: float = 600.0, arm_min_mm2: float = 2000.0,
                  change_min_mm2: float | None = None, border_mm: float = 30.0, relight_fraction: float = 0.5,
                  stale_arm_s: float = 10.0, match_mm: float | None = None, same_card_p: float = 0.2,
-                 cover_fraction: float = 0.15) -> None:
+                 cover_fraction: float = 0.15, overlap_weight: float = 0.25) -> None:
         """``px_per_mm``: recognition view resolution (px per mm); ``margin_mm``: table shown beyond
         the play area on each side (mm); ``settle_s``: stillness before a changed table is read (s);
         ``confirm_s``: time between readings (s); ``pile_still_s``: a pile's local stillness before
         it is read alone (s); ``gate_px_per_mm``: gate view resolution; thresholds are colour
         levels (0-255); areas are table mm²; ``change_min_mm2`` defaults to a quarter of a card,
-        ``match_mm`` to 30 % of a card's short side (mm)."""
+        ``match_mm`` to 20 % of a card's short side (mm)."""
         if px_per_mm <= 0 or gate_px_per_mm <= 0 or margin_mm < 0:
             raise ValueError("px_per_mm and gate_px_per_mm must be positive, margin_mm not negative")
         if settle_s < 0 or confirm_s < 0 or pile_still_s < 0:
@@ -267,9 +295,10 @@ class Stabiliser:
         self.border_mm = float(border_mm)
         self.relight_fraction = float(relight_fraction)
         self.stale_arm_s = float(stale_arm_s)
-        self.match_mm = float(match_mm if match_mm is not None else 0.3 * min(cw, ch))
+        self.match_mm = float(match_mm if match_mm is not None else 0.2 * min(cw, ch))
         self.same_card_p = float(same_card_p)
         self.cover_fraction = float(cover_fraction)
+        self.overlap_weight = float(overlap_weight)
         self._piles = tuple(z.name for z in layout.zones if z.name in STACK_ZONES and z.name != "stock")
         self.reset()
 
@@ -277,6 +306,7 @@ class Stabiliser:
     def reset(self) -> None:
         """Forget everything seen (cards, background, arms, history); keeps the settings."""
         self._geo: _Geometry | None = None
+        self._fill: np.ndarray | None = None
         self._prev: np.ndarray | None = None
         self._background: np.ndarray | None = None
         self._reference: np.ndarray | None = None
@@ -286,7 +316,9 @@ class Stabiliser:
         self._arm_still_since: float | None = None
         self._readings: list[tuple[float, list[_Reading]]] = []
         self._cards: list[TableCard] = []
-        self._best: dict[int, tuple[tuple[str, float], ...]] = {}
+        self._evidence: dict[int, tuple[dict[str, float], float, tuple[tuple[str, float], ...] | None, bool]] = {}
+        """uid → (weighted sums of its readings' probabilities, their total weight, pinned
+        probabilities of a transferred card, whether it was once read lying clear)."""
         self._next_uid = 0
         self._state: TableState | None = None
         self._actors: list[int] = []
@@ -331,6 +363,11 @@ class Stabiliser:
         started = time.perf_counter()
         geo = self._geometry(calibration, image.shape)
         small = self._small(image, geo)
+        if self._fill is not None:
+            for kept in (self._prev, self._background, self._reference):
+                if kept is not None:
+                    kept[self._fill] = small[self._fill]
+            self._fill = None
         first = self._prev is None
         moving_mask = self._moving(small)
         moving = self._mm2(int(np.count_nonzero(moving_mask))) >= self.motion_min_mm2
@@ -439,7 +476,6 @@ class Stabiliser:
         key = cal.frame_to_table.tobytes() + bytes(str(shape[:2]), "ascii")
         if self._geo is not None and self._geo.key == key:
             return self._geo
-        moved = self._geo is not None
         h, w = shape[:2]
         centre = np.array([[cal.area_mm[0] / 2, cal.area_mm[1] / 2], [cal.area_mm[0] / 2 + 10, cal.area_mm[1] / 2]])
         q = np.column_stack([centre, np.ones(2)]) @ cal.table_to_frame.T
@@ -465,17 +501,33 @@ class Stabiliser:
         outside = valid & (beyond > 0)
         geo = _Geometry(key, step, small_hom, small_size,
                         view_homography(cal, self.px_per_mm, self.margin_mm), view_size(cal, self.px_per_mm, self.margin_mm),
-                        band, outside, int(np.count_nonzero(valid)))
+                        band, outside, valid, int(np.count_nonzero(valid)), np.array(cal.table_to_frame))
         for z in self._piles:
             xs = [p[0] for p in self.layout.zone(z).polygon_mm]
             ys = [p[1] for p in self.layout.zone(z).polygon_mm]
             geo.pile_rects[z] = (min(xs), min(ys), max(xs), max(ys))
-        self._geo = geo
-        if moved:  # the camera moved: everything kept in view pixels is stale
+        old, self._geo = self._geo, geo
+        if old is not None:
+            self._regeometry(old, geo, cal)
+        return geo
+
+    def _regeometry(self, old: _Geometry, new: _Geometry, cal: Calibration) -> None:
+        """A new calibration: the gate images show the same table points as before, so they are
+        kept (what only the new view sees is filled in from the next frame); a shift of a gate
+        pixel or more, or a changed view size, has the table read again."""
+        corners = np.array([[0.0, 0.0], [cal.area_mm[0], 0.0], [cal.area_mm[0], cal.area_mm[1]], [0.0, cal.area_mm[1]]])
+        px = np.column_stack([corners, np.ones(4)]) @ old.table_to_frame.T
+        mm = np.column_stack([px[:, :2] / px[:, 2:], np.ones(4)]) @ cal.frame_to_table.T
+        shift = float(np.max(np.linalg.norm(mm[:, :2] / mm[:, 2:] - corners, axis=1)))
+        self._readings.clear()
+        if old.small_size != new.small_size:
             self._prev = self._background = self._reference = None
             self._pile_ref.clear()
-            self._readings.clear()
-        return geo
+            return
+        self._fill = new.valid & ~old.valid
+        if shift >= 1.0 / self.gate_px_per_mm:
+            self._reference = None
+            self._pile_ref.clear()
 
     def _small(self, image: np.ndarray, geo: _Geometry) -> np.ndarray:
         src = image
@@ -653,28 +705,58 @@ class Stabiliser:
         return out
 
     def _pairs(self, a: Sequence[_Reading | TableCard], b: Sequence[_Reading]) -> list[tuple[int, int]]:
-        """Greedy nearest pairs (index in a, index in b) of the same card: centres within
-        ``match_mm``, same face, names sharing at least ``same_card_p``."""
-        cand = []
-        for i, x in enumerate(a):
-            xc = np.asarray(x.centre_mm if isinstance(x, TableCard) else x.centre)
-            xp = dict(x.probs)
-            for j, y in enumerate(b):
-                d = float(np.hypot(*(xc - y.centre)))
-                if d > self.match_mm or x.face_up != y.face_up:
-                    continue
-                if x.face_up and _shared(xp, y.probs) < self.same_card_p:
-                    continue
-                cand.append((d, i, j))
+        """Pairs (index in a, index in b) of the same card, nearest first, in three passes:
+        centres within ``match_mm``, same face and, in the pile zones (where cards lie on the same
+        spot), names sharing at least ``same_card_p``; then, in one zone, the same most likely
+        name within 2.5 × ``match_mm`` (an outline of a partly hidden card moves between
+        readings); then an inferred card (module docstring, "Memory") and an outline in its zone
+        within half a card's length."""
         used_a: set[int] = set()
         used_b: set[int] = set()
-        pairs = []
-        for _, i, j in sorted(cand):
-            if i in used_a or j in used_b:
+        pairs: list[tuple[int, int]] = []
+        centres = [np.asarray(x.centre_mm if isinstance(x, TableCard) else x.centre) for x in a]
+        inferred = [isinstance(x, TableCard) and x.inferred for x in a]
+
+        def take(cand: list[tuple[float, int, int]]) -> None:
+            for _, i, j in sorted(cand):
+                if i not in used_a and j not in used_b:
+                    used_a.add(i)
+                    used_b.add(j)
+                    pairs.append((i, j))
+
+        cand = []
+        for i, x in enumerate(a):
+            if inferred[i]:
                 continue
-            used_a.add(i)
-            used_b.add(j)
-            pairs.append((i, j))
+            xp = dict(x.probs)
+            for j, y in enumerate(b):
+                d = float(np.hypot(*(centres[i] - y.centre)))
+                if d > self.match_mm or x.face_up != y.face_up:
+                    continue
+                if x.face_up and x.zone in STACK_ZONES and _shared(xp, y.probs) < self.same_card_p:
+                    continue
+                cand.append((d, i, j))
+        take(cand)
+        cand = []
+        for i, x in enumerate(a):
+            if i in used_a or inferred[i] or not x.face_up:
+                continue
+            for j, y in enumerate(b):
+                d = float(np.hypot(*(centres[i] - y.centre)))
+                if j not in used_b and y.face_up and y.zone == x.zone and d <= 2.5 * self.match_mm \
+                        and _top(dict(x.probs)) == _top(y.probs):
+                    cand.append((d, i, j))
+        take(cand)
+        reach = 0.5 * max(CARD_MM[self.layout.deck])
+        cand = []
+        for i, x in enumerate(a):
+            if not inferred[i]:
+                continue
+            for j, y in enumerate(b):
+                d = float(np.hypot(*(centres[i] - y.centre)))
+                if j not in used_b and y.face_up and y.zone == x.zone and d <= reach:
+                    cand.append((d, i, j))
+        take(cand)
         return pairs
 
     def _summary(self, cards: Sequence[_Reading]) -> tuple:
@@ -727,46 +809,109 @@ class Stabiliser:
         """Update the held cards with a reading (all zones, or only ``zone``) taken at ``t``."""
         keep = [c for c in self._cards if zone is not None and c.zone != zone]
         old = [c for c in self._cards if zone is None or c.zone == zone]
-        pairs = {j: i for i, j in self._pairs(old, cards)}
-        present: list[TableCard] = []
+        seen_before = list(old)
+        pairs = {j: i for i, j in self._pairs(seen_before, cards)}
+        result: list[TableCard] = []
         for j, r in enumerate(cards):
             centre = (float(r.centre[0]), float(r.centre[1]))
             probs = tuple(sorted(r.probs.items(), key=lambda kv: (-kv[1], kv[0])))[:4]
             if j in pairs:
-                since, uid = old[pairs[j]].since, old[pairs[j]].uid
+                since, uid = seen_before[pairs[j]].since, seen_before[pairs[j]].uid
+                self._evidence.setdefault(uid, ({}, 0.0, None, False))
             else:
-                self._next_uid += 1
-                since, uid = t, self._next_uid
-            present.append(TableCard(probs, r.face_up, centre, tuple((float(x), float(y)) for x, y in r.polygon),
-                                     self.layout.zone_of(centre), since, False, uid))
-        matched = set(pairs.values())
-        result = list(present)
+                since, uid = t, self._new_uid()
+            result.append(TableCard(probs, r.face_up, centre, tuple((float(x), float(y)) for x, y in r.polygon),
+                                    self.layout.zone_of(centre), since, False, uid))
+        matched = {seen_before[i].uid for i in pairs.values()}
+        left = [c for c in old if c.uid not in matched]
         # Newest first: a card is kept under a later card that is itself present or kept.
-        for c in sorted((c for i, c in enumerate(old) if i not in matched), key=lambda c: -c.since):
-            if c.zone is not None and c.zone not in SHARED_ZONES and self._covered(c, result):
+        for c in sorted(left, key=lambda c: -c.since):
+            if c.zone is not None and c.zone not in SHARED_ZONES and self._trusted(c) and self._covered(c, result):
                 result.append(replace(c, covered=True))
+        if zone is None:
+            result = self._transfer(result, left, t)
         final = []
         for c in result:
-            best = self._best.get(c.uid)
-            if c.face_up and not c.covered and c.zone not in SHARED_ZONES and self._covered(c, result):
-                if best is not None and best[0][1] > c.confidence:
-                    c = replace(c, probs=best)
-            elif c.face_up and not c.covered:
-                best = None
-            if c.face_up and (best is None or c.confidence >= best[0][1]):
-                self._best[c.uid] = c.probs
+            if c.face_up and not c.covered and c.zone not in SHARED_ZONES:
+                c = replace(c, probs=self._named(c, result))
+            elif not c.face_up and not c.covered:
+                self._evidence.setdefault(c.uid, ({}, 0.0, None, True))
             final.append(c)
         self._cards = keep + final
         live = {c.uid for c in self._cards}
-        self._best = {k: v for k, v in self._best.items() if k in live}
+        self._evidence = {k: v for k, v in self._evidence.items() if k in live}
 
-    def _covered(self, c: TableCard, others: Sequence[TableCard]) -> bool:
+    def _named(self, c: TableCard, cards: Sequence[TableCard]) -> tuple[tuple[str, float], ...]:
+        """A seen card's probabilities: the mean of its readings so far, each weighted 1 while it
+        lies clear and ``overlap_weight`` while it may be partly hidden (module docstring, "Memory")."""
+        sums, weight, pinned, clear = self._evidence.get(c.uid, ({}, 0.0, None, False))
+        if pinned is not None:
+            return pinned
+        hidden = self._covered(c, cards, same_time=True)
+        w = self.overlap_weight if hidden else 1.0
+        sums = dict(sums)
+        for n, p in c.probs:
+            sums[n] = sums.get(n, 0.0) + w * p
+        weight += w
+        self._evidence[c.uid] = (sums, weight, None, clear or not hidden)
+        return tuple(sorted(((n, p / weight) for n, p in sums.items()), key=lambda kv: (-kv[1], kv[0])))[:4]
+
+    def _trusted(self, c: TableCard) -> bool:
+        """Whether a card no reading sees may be kept under later cards: it was once read lying
+        clear, or it was put there by a capture transfer."""
+        ev = self._evidence.get(c.uid)
+        return c.inferred or (ev is not None and (ev[2] is not None or ev[3]))
+
+    def _new_uid(self) -> int:
+        self._next_uid += 1
+        return self._next_uid
+
+    def _transfer(self, result: list[TableCard], left: list[TableCard], t: float) -> list[TableCard]:
+        """Field cards that vanished while new cards appeared in one seat zone went under them
+        (module docstring, "Memory")."""
+        new = [c for c in result if c.since == t and c.face_up and not c.covered]
+        names = {c.name for c in new}
+        gone = [c for c in left if c.face_up and c.zone in SHARED_ZONES and c.name not in names]
+        # a card seen again where one of its name left the same zone is no arrival
+        lost = Counter((c.zone, c.name) for c in left)
+        arrivals = []
+        for c in new:
+            if lost[(c.zone, c.name)]:
+                lost[(c.zone, c.name)] -= 1
+            else:
+                arrivals.append(c)
+        dest = {c.zone for c in arrivals if c.zone is not None and c.zone.startswith("seat:")}
+        if not gone or len(dest) != 1:
+            return result
+        z = dest.pop()
+        result = list(result)
+        hosts = [c for c in arrivals if c.zone == z]
+        for v in gone:
+            dup = [c for c in hosts if any(o.uid != c.uid and o.zone == z and o.name == c.name and o.face_up
+                                           and _overlap(np.asarray(c.polygon_mm), np.asarray(o.polygon_mm))
+                                           >= self.cover_fraction * _area(np.asarray(c.polygon_mm)) for o in result)]
+            if dup:
+                d = min(dup, key=lambda c: c.confidence)
+                renamed = replace(d, probs=v.probs, since=t - 1e-6)
+                result[result.index(d)] = renamed
+                hosts.remove(d)
+                self._evidence[renamed.uid] = ({}, 0.0, v.probs, True)
+            else:
+                host = max(hosts, key=lambda c: c.confidence)
+                added = TableCard(v.probs, True, host.centre_mm, host.polygon_mm, z, t - 1e-6, True, self._new_uid(), True)
+                self._evidence[added.uid] = ({}, 0.0, v.probs, True)
+                result.append(added)
+        return result
+
+    def _covered(self, c: TableCard, others: Sequence[TableCard], same_time: bool = False) -> bool:
+        """Whether a card first seen after ``c`` (or, with ``same_time``, as late as ``c``) covers at
+        least ``cover_fraction`` of it."""
         area = _area(np.asarray(c.polygon_mm))
         if area <= 0:
             return False
         poly = np.asarray(c.polygon_mm)
         for o in others:
-            if o is c or o.since <= c.since:
+            if o.uid == c.uid or o.since < c.since or (o.since == c.since and not same_time):
                 continue
             if _overlap(poly, np.asarray(o.polygon_mm)) >= self.cover_fraction * area:
                 return True
