@@ -1,8 +1,10 @@
 """Tracking benchmark: the tracker's record against the truth of rendered game videos.
 
-``--perception perfect`` (the only one so far) feeds the tracker the table states a perfect camera
-and stabiliser would report (:mod:`vision.synth.oracle`; no frames are rendered), optionally with
-single-state misreadings (``--misread``): it measures the tracker alone. Per game video:
+``--perception perfect`` feeds the tracker the table states a perfect camera and stabiliser would
+report (:mod:`vision.synth.oracle`; no frames are rendered), optionally with single-state
+misreadings (``--misread``): it measures the tracker alone. ``--perception camera`` renders each
+video (1280 × 720, 15 fps; kept under ``--videos`` and reused) and follows it with ``fudaba
+replay``'s loop (:func:`vision.replay.replay_video`): the whole path. Per game video:
 
 * observable events: truth events that change what a camera sees (the sight table before and after
   differ), compared by type, seat and cards by sight name (a deal: dealer and face-up cards);
@@ -96,9 +98,32 @@ def lcs_pairs(a: list[tuple], b: list[tuple]) -> list[tuple[int, int]]:
     return pairs
 
 
-def run_one(name: str, players: int, ruleset: str | None, seed: int, rounds: int, misread: float) -> dict:
-    video = GameVideo(VideoSpec(game=name, players=players, ruleset=ruleset, seed=seed, rounds=rounds, fps=15.0))
-    spec = game(name)
+def run_camera(video: GameVideo, folder: Path, recogniser: object) -> dict:
+    """Render ``video`` into ``folder`` (kept: a rerun reuses it) and follow it with
+    :func:`vision.replay.replay_video`; the committed events, questions, desyncs and speed."""
+    from vision.replay import replay_video
+    from vision.synth.video import write_video
+
+    if not (folder / "done").exists():
+        write_video(video.spec, folder)
+        (folder / "done").write_text("")
+    path = next(p for p in (folder / "video.mp4", folder / "video.avi") if p.exists())
+    ruleset = video.playout.ruleset
+    summary = replay_video(path, video.playout.game, players=video.spec.players, ruleset=ruleset,
+                           out=folder / "tracked.jsonl", force=True, recogniser=recogniser)
+    events = game(video.playout.game).match(video.playout.match.players, video.playout.match.options).EVENTS
+    committed = [(c["t"], events.from_json({k: v for k, v in c["event"].items() if k != "at"}))
+                 for c in summary["committed"]]
+    results = [tuple(r["changes"]) for r in summary["results"]]
+    return {"committed": committed, "results": results, "questions": summary["questions"],
+            "guesses": summary["guesses"], "desyncs": summary["desyncs"], "kinds": {},
+            "seconds": summary["wall_seconds"], "speed": summary["speed_x_real_time"],
+            "recognitions": summary["recognitions"]}
+
+
+def run_perfect(video: GameVideo, misread: float, seed: int) -> dict:
+    """Follow ``video`` from the table states a perfect camera would give (no frames rendered)."""
+    spec = game(video.playout.game)
     match = spec.match(video.playout.match.players, video.playout.match.options)
     tracker = Tracker(match)
     committed: list[tuple[float, Event]] = []
@@ -120,22 +145,41 @@ def run_one(name: str, players: int, ruleset: str | None, seed: int, rounds: int
             guesses += 1
         previous = u.state
     seconds = time.perf_counter() - started
+    return {"committed": committed, "results": [r.changes for r in match.results], "questions": states["question"],
+            "guesses": guesses, "desyncs": states["out-of-sync"], "kinds": dict(kinds), "seconds": seconds,
+            "speed": video.timeline.duration / max(seconds, 1e-9)}
+
+
+def run_one(name: str, players: int, ruleset: str | None, seed: int, rounds: int, args: argparse.Namespace,
+            recogniser: object = None) -> dict:
+    spec = game(name)
+    video = GameVideo(VideoSpec(game=name, players=players, ruleset=ruleset, seed=seed, rounds=rounds, fps=15.0,
+                                style=args.style, camera=args.camera, difficulty=args.difficulty,
+                                art_dir=args.art_dir))
+    if args.perception == "camera":
+        tag = f"{name}-{players}-{video.playout.ruleset}-{args.style or 'default'}-{args.camera}-{args.difficulty}-{seed}"
+        run = run_camera(video, args.videos / tag, recogniser)
+    else:
+        run = run_perfect(video, args.misread, seed)
+    committed = run["committed"]
     truth = observable_events(video)
     truth_keys = [observable_key(e) for _, e in truth]
     got_keys = [observable_key(e) for _, e in committed]
     pairs = lcs_pairs(truth_keys, got_keys)
     times = video.timeline.event_times
     latency = [committed[j][0] - times[truth[i][0]] for i, j in pairs]
-    truth_results = [r.changes for r in video.playout.match.results]
-    got_results = [r.changes for r in match.results]
+    truth_results = [tuple(r.changes) for r in video.playout.match.results]
+    got_results = [tuple(r) for r in run["results"]]
     right = truth_results == got_results
     return {
         "game": name, "players": players, "ruleset": ruleset or spec.default_ruleset, "seed": seed,
-        "video_seconds": round(video.timeline.duration, 2), "tracker_seconds": round(seconds, 2),
+        "style": args.style, "camera": args.camera, "difficulty": args.difficulty,
+        "video_seconds": round(video.timeline.duration, 2), "tracker_seconds": round(run["seconds"], 2),
+        "speed_x_real_time": round(run["speed"], 2),
         "observable": len(truth), "found": len(pairs), "committed": len(committed),
-        "settlement_right": right, "silent_error": (not right) and not states,
-        "questions": states["question"], "question_kinds": dict(kinds), "guesses": guesses,
-        "desyncs": states["out-of-sync"],
+        "settlement_right": right, "silent_error": (not right) and not (run["questions"] or run["desyncs"]),
+        "questions": run["questions"], "question_kinds": run["kinds"], "guesses": run["guesses"],
+        "desyncs": run["desyncs"],
         "latency_s": [round(x, 3) for x in latency],
         "truth_results": [list(r) for r in truth_results], "tracked_results": [list(r) for r in got_results],
     }
@@ -154,7 +198,7 @@ def summary(rows: list[dict]) -> dict:
         "desyncs": sum(r["desyncs"] for r in rows),
         "latency_median_s": round(statistics.median(lat), 3) if lat else None,
         "latency_p95_s": round(sorted(lat)[int(0.95 * (len(lat) - 1))], 3) if lat else None,
-        "speed_x_real_time": round(sum(r["video_seconds"] for r in rows) / max(1e-9, sum(r["tracker_seconds"] for r in rows)), 1),
+        "speed_x_real_time_median": round(statistics.median(r["speed_x_real_time"] for r in rows), 2),
     }
 
 
@@ -164,20 +208,35 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seeds", type=int, default=3, help="videos per setting (seeds 1000, 1001, …: no tuning used them)")
     p.add_argument("--first-seed", type=int, default=1000)
     p.add_argument("--rounds", type=int, default=1)
-    p.add_argument("--perception", choices=["perfect"], default="perfect")
+    p.add_argument("--perception", choices=["perfect", "camera"], default="perfect",
+                   help="perfect: table states from the timeline; camera: render the video and run fudaba replay")
+    p.add_argument("--style", default=None, help="art style (default: the renderer's)")
+    p.add_argument("--art-dir", default=None, help="folder laid out like shared/assets (more styles)")
+    p.add_argument("--camera", choices=["top", "tilted"], default="top")
+    p.add_argument("--difficulty", choices=["easy", "normal", "hard"], default="normal")
+    p.add_argument("--videos", type=Path, default=Path("bench/out/videos"), help="rendered videos (kept, reused)")
     p.add_argument("--misread", type=float, default=0.0, help="probability a card is misread in one state")
     p.add_argument("--json", type=Path, default=Path("bench/out/tracking.json"))
     args = p.parse_args(argv)
-    out: dict[str, object] = {"perception": args.perception, "misread": args.misread, "games": {}}
+    out: dict[str, object] = {"perception": args.perception, "misread": args.misread, "style": args.style,
+                              "camera": args.camera, "difficulty": args.difficulty, "games": {}}
+    recognisers: dict[str, object] = {}
     for g in args.games:
         rows = []
         for name, players, ruleset in SETTINGS[g]:
             for k in range(args.seeds):
-                row = run_one(name, players, ruleset, args.first_seed + k, args.rounds, args.misread)
+                recogniser = None
+                if args.perception == "camera":
+                    from vision.recognise.recogniser import Recogniser
+
+                    deck = "playing" if name == "bagaji" else "hanafuda"
+                    recogniser = recognisers.setdefault(deck, Recogniser(deck))
+                row = run_one(name, players, ruleset, args.first_seed + k, args.rounds, args, recogniser)
                 rows.append(row)
                 print(f"{name} {players}p {row['ruleset']} seed {row['seed']}: {row['found']}/{row['observable']} events, "
                       f"settlement {'right' if row['settlement_right'] else 'WRONG'}, questions {row['questions']}, "
-                      f"desyncs {row['desyncs']}, {row['tracker_seconds']} s for {row['video_seconds']} s", flush=True)
+                      f"desyncs {row['desyncs']}, {row['tracker_seconds']} s for {row['video_seconds']} s "
+                      f"({row['speed_x_real_time']}x)", flush=True)
         s = summary(rows)
         print(f"== {g}: {json.dumps(s)}")
         out["games"][g] = {"summary": s, "videos": rows}  # type: ignore[index]

@@ -27,6 +27,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from scorer.cards import HANAFUDA, HANAFUDA_BACK, PLAYING
 from scorer.events import Event
@@ -43,6 +44,7 @@ BACK_IDS = {HANAFUDA: HANAFUDA_BACK, PLAYING: "BACK"}
 _PLAIN = re.compile(r"^(\d\d)-plain-\d$")
 
 
+@lru_cache(maxsize=512)
 def sight_name(card_id: str) -> str:
     """The name a camera gives a face-up card: plains by month, ``12-plain-1`` (coloured) apart."""
     m = _PLAIN.match(card_id)
@@ -51,6 +53,7 @@ def sight_name(card_id: str) -> str:
     return card_id
 
 
+@lru_cache(maxsize=1024)
 def place_zone(place: str, sitout: int | None = None) -> str | None:
     """The zone holding the cards of engine place ``place``; None for hands (held off the table).
 

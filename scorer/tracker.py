@@ -55,7 +55,15 @@ from typing import Any
 from scorer.errors import ScorerError
 from scorer.events import Event
 from scorer.match import Match, NotEnumerableError
-from scorer.table import TableState, expected_table, sight_name
+from scorer.places import Places
+from scorer.table import (
+    FACE_DOWN_ZONES,
+    PILE_ZONES,
+    TableState,
+    expected_table,
+    place_zone,
+    sight_name,
+)
 
 # A predicted table: zone -> (face-up names, face-down count).
 Predicted = dict[str, tuple[Counter[str], int]]
@@ -75,6 +83,8 @@ class TrackerOptions:
     """Partial sequences kept at each step of the search."""
     hypotheses: int = 12
     """Hypotheses kept between table changes."""
+    extend_within: float = 6.0
+    """Only hypotheses within this cost of the best are extended at a table change."""
     margin: float = 2.0
     """Cost lead (ln units) the best hypothesis needs over any rival that commits other events."""
     max_cost: float = 7.0
@@ -201,8 +211,10 @@ class Tracker:
         return _to_table(self._predicted(self._shown))
 
     def _predicted(self, shown: Shown) -> Predicted:
-        table = expected_table(self.match.table_places(), self.match.table_sitout())
-        out: Predicted = {z: (s.names(), s.down) for z, s in table.zones.items()}
+        out = _expected(self.match.table_places(), self.match.table_sitout())
+        if not shown:
+            return out
+        out = dict(out)
         for zone, names in shown:
             have, down = out.get(zone, (Counter(), 0))
             out[zone] = (have + Counter(dict(names)), down)
@@ -248,7 +260,11 @@ class Tracker:
         """Every hypothesis extended to explain ``table``; the cheapest kept."""
         scorer = _Scorer(table, self.options)
         found: dict[tuple, Explanation] = {}
+        floor = self._hyps[0].cost if self._hyps else 0.0
+        window = self.options.extend_within
         for hyp in self._hyps:
+            if math.isfinite(floor) and hyp.cost - floor > window:
+                break
             for ext in self._search(hyp, table, scorer, evidence):
                 k = _key(ext.events)
                 if k not in found or found[k].cost > ext.cost:
@@ -523,6 +539,32 @@ class Tracker:
         return self.options.actor_cost
 
 
+def _expected(places: Places | None, sitout: int | None) -> Predicted:
+    """The table ``places`` imply, as :func:`scorer.table.expected_table` gives it (hot path: no
+    TableState built)."""
+    out: Predicted = {}
+    if places is None:
+        return out
+    for name in places.names():
+        zone = place_zone(name, sitout)
+        if zone is None:
+            continue
+        place = places[name]
+        if not place.size:
+            continue
+        if zone in FACE_DOWN_ZONES:
+            out[zone] = (Counter(), 1)
+        elif zone in PILE_ZONES:
+            out[zone] = (Counter({sight_name(place.known[-1]): 1}), 0) if place.known else (Counter(), 1)
+        else:
+            names, down = out.get(zone, (Counter(), 0))
+            names = names.copy()
+            for cid in place.known:
+                names[sight_name(cid)] += 1
+            out[zone] = (names, down + place.hidden)
+    return out
+
+
 def _to_table(pred: Predicted) -> TableState:
     return TableState.from_names({z: list(n.elements()) for z, (n, _) in pred.items()},
                                  {z: d for z, (_, d) in pred.items() if d})
@@ -544,8 +586,7 @@ def _pruned(shown: Shown, table: TableState) -> Shown:
 
 def _skeleton(ev: Event) -> tuple:
     """An event without its cards: type, seat and flags (a declaration's play or retire)."""
-    return tuple(v for f in fields(ev) if f.name != "at"
-                 for v in [getattr(ev, f.name)] if not isinstance(v, str | tuple)) + (ev.TYPE,)
+    return (ev.TYPE, *(v for n in _names(type(ev)) for v in [getattr(ev, n)] if not isinstance(v, str | tuple)))
 
 
 def _diverse(ranked: list[Explanation], k: int) -> list[Explanation]:
@@ -637,14 +678,26 @@ def _contains(longer: tuple, shorter: tuple) -> bool:
     return all(any(x == y for y in it) for x in shorter)
 
 
+_FIELDS: dict[type, tuple[str, ...]] = {}
+_EVENT_KEYS: dict[Event, tuple] = {}
+
+
+def _names(cls: type) -> tuple[str, ...]:
+    names = _FIELDS.get(cls)
+    if names is None:
+        names = _FIELDS[cls] = tuple(f.name for f in fields(cls) if f.name != "at")
+    return names
+
+
 def _event_key(ev: Event) -> tuple:
     """An event by sight: card ids as sight names (interchangeable plains are one event)."""
-    out: list[Any] = [ev.TYPE]
-    for f in fields(ev):
-        if f.name == "at":
-            continue
-        out.append(_sighted(getattr(ev, f.name)))
-    return tuple(out)
+    key = _EVENT_KEYS.get(ev)
+    if key is None:
+        key = (ev.TYPE, *(_sighted(getattr(ev, n)) for n in _names(type(ev))))
+        if len(_EVENT_KEYS) > 200_000:
+            _EVENT_KEYS.clear()
+        _EVENT_KEYS[ev] = key
+    return key
 
 
 def _sighted(value: Any) -> Any:

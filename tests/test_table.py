@@ -119,3 +119,14 @@ def test_seen_card_probabilities() -> None:
     card = SeenCard((("08-moon", 0.7), ("08-geese", 0.2)))
     assert card.name == "08-moon" and card.p("08-geese") == 0.2 and card.p("01-crane") == 0.0
     assert ZoneState((card,), 0).names() == {"08-moon": 1}
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(["hachi-hachi", "bagaji", "poka"]), st.integers(0, 10_000), st.integers(0, 120))
+def test_the_trackers_fast_expected_table_equals_expected_table(name: str, seed: int, steps: int) -> None:
+    from scorer.tracker import _expected
+
+    match = _random_match(name, seed, steps)
+    slow = expected_table(match.table_places(), match.table_sitout())
+    fast = _expected(match.table_places(), match.table_sitout())
+    assert {z: (+n, d) for z, (n, d) in fast.items() if n or d} == {z: (s.names(), s.down) for z, s in slow.zones.items()}
