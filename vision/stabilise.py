@@ -64,16 +64,23 @@ reading: which lies on top is unknown) covers ``cover_fraction`` of it weighing 
 against 1 for one taken while it lay clear: a card partly hidden (the classifier then tends to
 name the card on it) keeps the name it showed.
 
-*Capture transfer:* when a reading loses face-up ``field`` cards whose names it sees nowhere else,
-while new face-up cards appear in exactly one seat zone, each lost card is taken to lie under
-those new cards (a capture: the played card laid on the field card and both swept into the
-player's row, the field card mostly hidden). A new card there named like another card it overlaps
-(the classifier names a mostly hidden card after the card on it) is renamed to the lost card and
-put under it; otherwise the lost card is added under the most confident new card, unseen
-(``TableCard.inferred``), until an outline in that zone within half a card's length and matching
-no other card is found for it. Such a card keeps the lost card's name and goes when nothing
-covers it. A new card where a card of the same name left the same zone (an outline that moved) is
-no arrival.
+*Capture transfer:* when a reading loses face-up ``field`` cards while new face-up cards appear in
+seat zones, each lost card goes to the one seat zone with new cards, or, with several, to the one
+whose new cards include a card of its month (hanafuda; none of its month or several such zones: it
+is left lost). There, each lost card whose name is not among the new cards (one new card answering
+for one lost card of its name) is taken to lie under those new cards (a capture: the played card
+laid on the field card and both swept into the player's row, the field card mostly hidden). When
+every lost card's name arrived, the first lost card is still taken to lie under them if the
+recognition view changed since the last reading in that seat zone, outside the new cards' outlines
+grown by 3 mm, on ``hidden_min_mm2`` or more (two cards of one name captured: only the top one
+shows). Changes between readings are measured on the recognition views (blurred 3 × 3,
+``foreground_threshold``, opened 3 × 3). A new card there named like another card it overlaps (the
+classifier names a mostly hidden card after the card on it) is renamed to the lost card and put
+under it; otherwise the lost card is added under the most confident new card, unseen
+(``TableCard.inferred``), until an outline in that zone within half a card's length, matching no
+other card and less than half of it changed since the last reading, is found for it. Such a card
+keeps the lost card's name and goes when nothing covers it. A new card where a card of the same name
+left the same zone (an outline that moved) is no arrival.
 
 **Zones of the state** (rules of :mod:`scorer.table`): in ``stock`` anything counts as one
 face-down stack; in the other pile zones the top is the face-up card first seen last (ties: the
@@ -267,12 +274,14 @@ class Stabiliser:
                  foreground_threshold: float = 30.0, motion_min_mm2: float = 600.0, arm_min_mm2: float = 2000.0,
                  change_min_mm2: float | None = None, border_mm: float = 30.0, relight_fraction: float = 0.5,
                  stale_arm_s: float = 10.0, match_mm: float | None = None, same_card_p: float = 0.2,
-                 cover_fraction: float = 0.15, overlap_weight: float = 0.25) -> None:
+                 cover_fraction: float = 0.15, overlap_weight: float = 0.25,
+                 hidden_min_mm2: float | None = None) -> None:
         """``px_per_mm``: recognition view resolution (px per mm); ``margin_mm``: table shown beyond
         the play area on each side (mm); ``settle_s``: stillness before a changed table is read (s);
         ``confirm_s``: time between readings (s); ``pile_still_s``: a pile's local stillness before
         it is read alone (s); ``gate_px_per_mm``: gate view resolution; thresholds are colour
         levels (0-255); areas are table mm²; ``change_min_mm2`` defaults to a quarter of a card,
+        ``hidden_min_mm2`` to a tenth,
         ``match_mm`` to 20 % of a card's short side (mm)."""
         if px_per_mm <= 0 or gate_px_per_mm <= 0 or margin_mm < 0:
             raise ValueError("px_per_mm and gate_px_per_mm must be positive, margin_mm not negative")
@@ -299,6 +308,7 @@ class Stabiliser:
         self.same_card_p = float(same_card_p)
         self.cover_fraction = float(cover_fraction)
         self.overlap_weight = float(overlap_weight)
+        self.hidden_min_mm2 = float(hidden_min_mm2 if hidden_min_mm2 is not None else cw * ch / 10)
         self._piles = tuple(z.name for z in layout.zones if z.name in STACK_ZONES and z.name != "stock")
         self.reset()
 
@@ -307,6 +317,9 @@ class Stabiliser:
         """Forget everything seen (cards, background, arms, history); keeps the settings."""
         self._geo: _Geometry | None = None
         self._fill: np.ndarray | None = None
+        self._changed: np.ndarray | None = None
+        self._view: np.ndarray | None = None
+        self._last_view: np.ndarray | None = None
         self._prev: np.ndarray | None = None
         self._background: np.ndarray | None = None
         self._reference: np.ndarray | None = None
@@ -416,7 +429,16 @@ class Stabiliser:
         if combined is None:
             return None
         self._readings.clear()
+        view = self._view
+        last = self._last_view
+        self._changed = None
+        if last is not None and last.shape == view.shape:
+            blur = (3, 3)
+            self._changed = self._diff(cv2.GaussianBlur(view, blur, 0), cv2.GaussianBlur(last, blur, 0),
+                                       self.foreground_threshold)
         self._remember(combined, t, None)
+        self._changed = None
+        self._last_view = view
         self._reference = small.copy()
         for z in self._piles:
             self._pile_ref[z] = self._crop_small(small, z, geo)
@@ -676,6 +698,7 @@ class Stabiliser:
             view = cv2.warpPerspective(image, geo.view_hom, geo.view_size, flags=cv2.INTER_LINEAR,
                                        borderMode=cv2.BORDER_CONSTANT)
             cards = list(self.recogniser.recognise(view))
+            self._view = view
         else:
             pad = 0.5 * max(CARD_MM[self.layout.deck])
             x0, y0, x1, y1 = self._rect_px(geo.pile_rects[zone], ppm, (vh, vw), pad)
@@ -710,7 +733,8 @@ class Stabiliser:
         spot), names sharing at least ``same_card_p``; then, in one zone, the same most likely
         name within 2.5 × ``match_mm`` (an outline of a partly hidden card moves between
         readings); then an inferred card (module docstring, "Memory") and an outline in its zone
-        within half a card's length."""
+        within half a card's length, less than half of which changed since the last reading (a
+        card laid now is no hidden one)."""
         used_a: set[int] = set()
         used_b: set[int] = set()
         pairs: list[tuple[int, int]] = []
@@ -754,10 +778,24 @@ class Stabiliser:
                 continue
             for j, y in enumerate(b):
                 d = float(np.hypot(*(centres[i] - y.centre)))
-                if j not in used_b and y.face_up and y.zone == x.zone and d <= reach:
+                if j not in used_b and y.face_up and y.zone == x.zone and d <= reach and self._changed_part(y.polygon) < 0.5:
                     cand.append((d, i, j))
         take(cand)
         return pairs
+
+    def _changed_part(self, polygon_mm: np.ndarray) -> float:
+        """The part of an outline (mm) where the recognition view changed since the last reading
+        (0 when unknown)."""
+        if self._changed is None:
+            return 0.0
+        mask = np.zeros(self._changed.shape, np.uint8)
+        cv2.fillPoly(mask, [self._view_px(polygon_mm)], 1)
+        n = int(np.count_nonzero(mask))
+        return int(np.count_nonzero(mask & self._changed)) / n if n else 0.0
+
+    def _view_px(self, polygon_mm: np.ndarray) -> np.ndarray:
+        """An outline (mm) in recognition-view pixels, for ``cv2.fillPoly``."""
+        return np.round((np.asarray(polygon_mm) + self.margin_mm) * self.px_per_mm - 0.5).astype(np.int32)
 
     def _summary(self, cards: Sequence[_Reading]) -> tuple:
         """What a reading says of the table: per zone, the stock's presence, a pile's most confident
@@ -862,16 +900,31 @@ class Stabiliser:
         ev = self._evidence.get(c.uid)
         return c.inferred or (ev is not None and (ev[2] is not None or ev[3]))
 
+    def _hidden_arrival(self, zone: str, hosts: Sequence[TableCard]) -> bool:
+        """Whether the recognition view changed since the last reading in ``zone`` outside the new
+        cards' outlines (grown by 3 mm) on at least ``hidden_min_mm2``: something arrived there unseen."""
+        if self._changed is None:
+            return False
+        shape = self._changed.shape
+        inside = np.zeros(shape, np.uint8)
+        cv2.fillPoly(inside, [self._view_px(self.layout.zone(zone).polygon_mm)], 1)
+        seen = np.zeros(shape, np.uint8)
+        for c in hosts:
+            cv2.fillPoly(seen, [self._view_px(c.polygon_mm)], 1)
+        grow = 2 * round(3.0 * self.px_per_mm) + 1
+        seen = cv2.dilate(seen, np.ones((grow, grow), np.uint8))
+        extra = int(np.count_nonzero(self._changed & inside & (1 - seen)))
+        return extra / self.px_per_mm ** 2 >= self.hidden_min_mm2
+
     def _new_uid(self) -> int:
         self._next_uid += 1
         return self._next_uid
 
     def _transfer(self, result: list[TableCard], left: list[TableCard], t: float) -> list[TableCard]:
-        """Field cards that vanished while new cards appeared in one seat zone went under them
+        """Field cards that vanished while new cards appeared in seat zones went under them
         (module docstring, "Memory")."""
         new = [c for c in result if c.since == t and c.face_up and not c.covered]
-        names = {c.name for c in new}
-        gone = [c for c in left if c.face_up and c.zone in SHARED_ZONES and c.name not in names]
+        gone = [c for c in left if c.face_up and c.zone in SHARED_ZONES]
         # a card seen again where one of its name left the same zone is no arrival
         lost = Counter((c.zone, c.name) for c in left)
         arrivals = []
@@ -881,12 +934,33 @@ class Stabiliser:
             else:
                 arrivals.append(c)
         dest = {c.zone for c in arrivals if c.zone is not None and c.zone.startswith("seat:")}
-        if not gone or len(dest) != 1:
+        if not gone or not dest:
             return result
-        z = dest.pop()
-        result = list(result)
-        hosts = [c for c in arrivals if c.zone == z]
+        by_zone: dict[str, list[TableCard]] = {}
         for v in gone:
+            to = sorted(dest) if len(dest) == 1 else sorted(
+                z for z in dest if any(_month(c.name) == _month(v.name) is not None for c in arrivals if c.zone == z))
+            if len(to) == 1:
+                by_zone.setdefault(to[0], []).append(v)
+        result = list(result)
+        for z, lost_here in sorted(by_zone.items()):
+            self._carry_under(result, z, lost_here, [c for c in arrivals if c.zone == z], t)
+        return result
+
+    def _carry_under(self, result: list[TableCard], z: str, gone: list[TableCard], hosts: list[TableCard],
+                     t: float) -> None:
+        """Put the lost field cards ``gone`` under the cards that arrived in seat zone ``z`` (in place)."""
+        names = Counter(c.name for c in hosts)
+        unseen = []
+        for v in gone:  # a lost card whose name arrived is that card, seen, unless more arrived than shows
+            if names[v.name]:
+                names[v.name] -= 1
+            else:
+                unseen.append(v)
+        if not unseen and self._hidden_arrival(z, hosts):
+            unseen = gone[:1]
+        hosts = list(hosts)
+        for v in unseen:
             dup = [c for c in hosts if any(o.uid != c.uid and o.zone == z and o.name == c.name and o.face_up
                                            and _overlap(np.asarray(c.polygon_mm), np.asarray(o.polygon_mm))
                                            >= self.cover_fraction * _area(np.asarray(c.polygon_mm)) for o in result)]
@@ -896,12 +970,11 @@ class Stabiliser:
                 result[result.index(d)] = renamed
                 hosts.remove(d)
                 self._evidence[renamed.uid] = ({}, 0.0, v.probs, True)
-            else:
+            elif hosts:
                 host = max(hosts, key=lambda c: c.confidence)
                 added = TableCard(v.probs, True, host.centre_mm, host.polygon_mm, z, t - 1e-6, True, self._new_uid(), True)
                 self._evidence[added.uid] = ({}, 0.0, v.probs, True)
                 result.append(added)
-        return result
 
     def _covered(self, c: TableCard, others: Sequence[TableCard], same_time: bool = False) -> bool:
         """Whether a card first seen after ``c`` (or, with ``same_time``, as late as ``c``) covers at
@@ -919,6 +992,11 @@ class Stabiliser:
 
     def _add_ms(self, name: str, started: float) -> None:
         self._stats = _bump(self._stats, **{name: (time.perf_counter() - started) * 1000.0})
+
+
+def _month(name: str | None) -> str | None:
+    """The month of a hanafuda sight name (``08`` of ``08-moon``); None for other names."""
+    return name[:2] if name and name[:2].isdigit() and name[2:3] == "-" else None
 
 
 def _top(probs: dict[str, float]) -> str | None:
