@@ -23,6 +23,19 @@ Bad input raises :class:`ReplayError` (a ``ValueError``; the command exits with 
 source that cannot be opened, an unknown game or ruleset, a player count the game does not seat,
 a recognition deck unlike the game's, a record file that exists (unless ``force``), an unreadable
 answers file, and no calibration within ``markers_within_s`` seconds of the source's start.
+
+Flight recorder (``flight_dir``, ``--flight DIR``; :mod:`vision.flight`): every frame is kept for
+the last :data:`FLIGHT_SECONDS` seconds, and a clip is saved to ``flight_dir`` when the tracker goes
+out of sync (kind ``desync``), asks a question (``question``; a question answered at once, from
+the answers file or guessed, is one clip holding its answer), when a typed answer settles a
+question later (``correction``) and, with ``flight_commits``, at every commit (``commit``). Each
+clip's evidence: ``source``, ``header`` (the record header: game, ruleset, options, players),
+``state``, ``table`` (the last table seen, ``TableState.to_json``), ``expected`` (the table the
+committed game implies), ``best`` (the leading explanation in words) and ``best_cost``,
+``hypotheses`` (up to four: ``events`` in words, ``cost``), ``committed`` (every event so far,
+as in the summary), plus ``desync`` (``text``, ``differences``, ``since``), ``question``
+(``text``, ``kind``, ``since``, ``candidates``; with ``choice`` and ``source`` once answered) or
+``events`` (those committed).
 """
 
 from __future__ import annotations
@@ -53,8 +66,11 @@ PROGRESS_EVERY_S = 10.0
 """A replay reports its progress every this many seconds of video."""
 CALIBRATE_EVERY = 3
 """Markers are searched on every this-many-th frame (the calibration is held between)."""
-STAGES = ("read", "calibrate", "stabilise", "track")
-"""The stages of the loop whose time a summary gives (``stage_ms_per_frame``)."""
+STAGES = ("read", "flight", "calibrate", "stabilise", "track")
+"""The stages of the loop whose time a summary gives (``stage_ms_per_frame``; ``flight``: keeping
+frames and saving clips for the flight recorder, 0 without one)."""
+FLIGHT_SECONDS = 8.0
+"""Seconds of frames the flight recorder keeps before each clip it saves."""
 
 
 class ReplayError(ValueError):
@@ -185,12 +201,14 @@ def follow(source: Any, setup: Setup, *, recogniser: Any = None, profile: str | 
            out: str | Path | None = None, force: bool = False, answers: list[Answer] | None = None,
            typed: queue.Queue[int] | None = None, say: Say | None = None, progress: Say | None = None,
            markers_within_s: float = MARKERS_WITHIN_S, tracker_options: TrackerOptions | None = None,
-           stabiliser_options: Mapping[str, Any] | None = None, name: str = "") -> dict[str, Any]:
+           stabiliser_options: Mapping[str, Any] | None = None, name: str = "",
+           flight_dir: str | Path | None = None, flight_commits: bool = False) -> dict[str, Any]:
     """Follow the game in ``source`` (a :class:`vision.capture.Source`, closed on return) and
     return a summary (see :func:`replay_video`). ``say`` gets a line for every event, question,
     answer and desync as it happens; ``progress`` a line every :data:`PROGRESS_EVERY_S` seconds of
     source time; ``typed`` delivers choices typed in a terminal (numbers from 1, as shown).
-    Ctrl-C ends the run cleanly: the summary says ``interrupted``."""
+    Ctrl-C ends the run cleanly: the summary says ``interrupted``. ``flight_dir``: save flight
+    recorder clips there (module docstring; ``flight_commits``: one at every commit too)."""
     from vision.calibrate import TableCalibrator
     from vision.stabilise import Stabiliser
 
@@ -222,6 +240,36 @@ def follow(source: Any, setup: Setup, *, recogniser: Any = None, profile: str | 
     started = time.perf_counter()
     next_progress = PROGRESS_EVERY_S
     interrupted = False
+    recorder = None
+    if flight_dir is not None:
+        from vision.flight import FlightRecorder
+
+        recorder = FlightRecorder(FLIGHT_SECONDS, save_commits=flight_commits)
+    header = Header.for_match(match, setup.ruleset).to_json()
+    last_best = None  # the leading explanation of the last update that had one (a desync has none)
+
+    def flight_evidence(best: Any, now: str) -> dict[str, Any]:
+        """The tracker's evidence now (its state ``now``), for a flight recorder clip (module docstring)."""
+        seen = tracker.last_table
+        return {"source": name, "header": header, "state": now,
+                "table": seen.to_json() if seen is not None else None, "expected": tracker.expected().to_json(),
+                "best": best.describe() if best is not None else None,
+                "best_cost": best.cost if best is not None else None,
+                "hypotheses": [{"events": h.describe(), "cost": h.cost} for h in tracker.hypotheses[:4]],
+                "committed": list(run.committed)}
+
+    def fly(kind: str, t: float, evidence: dict[str, Any]) -> None:
+        """Save a flight recorder clip of ``kind`` (when there is a recorder that wants it)."""
+        if recorder is None or not recorder.wants(kind):
+            return
+        clock = time.perf_counter()
+        path = recorder.save(flight_dir, kind, t, evidence)
+        run.timed("flight", clock)
+        say(f"{t:8.2f} s  flight recorder: {path}")
+
+    def question_json(q: Any) -> dict[str, Any]:
+        return {"text": q.text, "kind": q.kind, "since": q.since,
+                "candidates": [{"events": c.describe(), "cost": c.cost} for c in q.candidates]}
 
     def write(events: tuple[Event, ...], t: float, source_kind: str, cost: float | None,
               extra: Mapping[str, Any] | None = None) -> None:
@@ -239,6 +287,7 @@ def follow(source: Any, setup: Setup, *, recogniser: Any = None, profile: str | 
     def answer(t: float) -> None:
         q = tracker.question
         assert q is not None
+        evidence = flight_evidence(last_best, "question") if recorder is not None else {}
         run.questions += 1
         say(f"{t:8.2f} s  question: {q.text}")
         choice = book.for_question(t)
@@ -252,7 +301,11 @@ def follow(source: Any, setup: Setup, *, recogniser: Any = None, profile: str | 
         else:
             run.answered += 1
         extra = {"question": q.text, "choice": choice, "candidates": [c.describe() for c in q.candidates]}
-        write(tracker.choose(choice), t, kind, q.candidates[choice].cost, extra)
+        chosen = tracker.choose(choice)
+        write(chosen, t, kind, q.candidates[choice].cost, extra)
+        if recorder is not None:
+            fly("question", t, {**evidence, "question": {**question_json(q), "choice": choice, "source": kind},
+                                "events": [ev.to_json() for ev in chosen]})
 
     try:
         while True:
@@ -266,6 +319,9 @@ def follow(source: Any, setup: Setup, *, recogniser: Any = None, profile: str | 
                 run.first_t = t
             run.frames += 1
             run.last_t = t
+            if recorder is not None:
+                recorder.push(frame.image, t)
+                clock = run.timed("flight", clock)
             cal = calibrator.update(frame.image, t)
             clock = run.timed("calibrate", clock)
             if cal is not None:
@@ -289,23 +345,40 @@ def follow(source: Any, setup: Setup, *, recogniser: Any = None, profile: str | 
                     run.questions += 1
                     run.answered += 1
                     q = tracker.question
-                    write(tracker.choose(typed_choice), t, "answer", q.candidates[typed_choice].cost,
+                    evidence = flight_evidence(last_best, "question") if recorder is not None else {}
+                    chosen = tracker.choose(typed_choice)
+                    write(chosen, t, "answer", q.candidates[typed_choice].cost,
                           {"question": q.text, "choice": typed_choice, "candidates": [c.describe() for c in q.candidates]})
+                    if recorder is not None:
+                        fly("correction", t, {**evidence, "question": {**question_json(q), "choice": typed_choice,
+                                                                       "source": "answer"},
+                                              "events": [ev.to_json() for ev in chosen]})
             if table is None:
                 continue
             upd = tracker.update(table, t)
             clock = run.timed("track", clock)
             if upd.committed:
                 write(upd.committed, t, "camera", upd.best.cost if upd.best is not None else None)
+                if recorder is not None and recorder.wants("commit"):
+                    fly("commit", t, {**flight_evidence(upd.best, upd.state), "events": [ev.to_json() for ev in upd.committed]})
+            if upd.best is not None:
+                last_best = upd.best
             if upd.state == "question" and tracker.question is not None:
                 if book.typed is None:
                     answer(t)
                 elif state != "question":
                     q = tracker.question
                     say(f"{t:8.2f} s  question: {q.text}  (type its number and Enter)")
+                    if recorder is not None:
+                        fly("question", t, {**flight_evidence(upd.best, upd.state), "question": question_json(q)})
             if upd.state == "out-of-sync" and state != "out-of-sync":
                 run.desyncs += 1
                 say(f"{t:8.2f} s  {upd.desync.text if upd.desync else 'out of sync'}")
+                if recorder is not None:
+                    d = upd.desync
+                    fly("desync", t, {**flight_evidence(last_best, upd.state),
+                                      "desync": {"text": d.text, "differences": list(d.differences), "since": d.since}
+                                      if d is not None else None})
             elif state == "out-of-sync" and upd.state != "out-of-sync":
                 say(f"{t:8.2f} s  back in sync")
             state = upd.state
@@ -339,6 +412,7 @@ def follow(source: Any, setup: Setup, *, recogniser: Any = None, profile: str | 
         "over": match.is_over, "results": [r.to_json() for r in match.results],
         "stage_ms_per_frame": {k: round(1000 * v / max(1, run.frames), 2) for k, v in run.stage_s.items()},
         "interrupted": interrupted, "committed": run.committed,
+        "flight_clips": [str(p) for p in recorder.saved] if recorder is not None else [],
     }
 
 
@@ -354,7 +428,8 @@ def replay_video(path: str | Path, game: str, players: int | None = None, rulese
                  force: bool = False, fps: float | None = None, seconds: float | None = None, recogniser: Any = None,
                  progress: Say | None = None, say: Say | None = None, markers_within_s: float = MARKERS_WITHIN_S,
                  tracker_options: TrackerOptions | None = None,
-                 stabiliser_options: Mapping[str, Any] | None = None) -> dict[str, Any]:
+                 stabiliser_options: Mapping[str, Any] | None = None, flight_dir: str | Path | None = None,
+                 flight_commits: bool = False) -> dict[str, Any]:
     """Follow the game in the video (or image folder) at ``path``, every frame in order, and write
     its record to ``out`` (None: no record). ``answers``: an answers file or its parsed lines.
     ``recogniser``: one already loaded (for many replays), else one for the game's deck and
@@ -363,8 +438,9 @@ def replay_video(path: str | Path, game: str, players: int | None = None, rulese
     ``frames``, ``states`` emitted by the stabiliser, ``recognitions`` (whole-view readings),
     ``pile_recognitions``, ``gate_ms_per_frame``, ``recognise_ms_per_reading``, ``over``,
     ``results`` (settled rounds), ``stage_ms_per_frame`` (time per frame in reading frames,
-    calibration, the stabiliser and the tracker, ms), ``interrupted`` and ``committed`` (``t``,
-    ``source``, ``event``)."""
+    calibration, the stabiliser and the tracker, ms), ``interrupted``, ``committed`` (``t``,
+    ``source``, ``event``) and ``flight_clips`` (the clip folders saved to ``flight_dir``, the
+    flight recorder's: module docstring; ``flight_commits``: a clip at every commit too)."""
     from vision.capture import CaptureError, open_source
 
     setup = resolve(game, players, ruleset, options, deck)
@@ -379,7 +455,8 @@ def replay_video(path: str | Path, game: str, players: int | None = None, rulese
         source = _Limited(source, seconds)
     return follow(source, setup, recogniser=recogniser, profile=profile, out=out, force=force, answers=parsed,
                   say=say, progress=progress, markers_within_s=markers_within_s, tracker_options=tracker_options,
-                  stabiliser_options=stabiliser_options, name=str(path))
+                  stabiliser_options=stabiliser_options, name=str(path), flight_dir=flight_dir,
+                  flight_commits=flight_commits)
 
 
 # --------------------------------------------------------------------------- command line
@@ -409,6 +486,10 @@ def _parser(command: str) -> argparse.ArgumentParser:
     ap.add_argument("--fps", type=float, help="frame rate for the timestamps of files and folders (default: the file's)")
     ap.add_argument("--markers-within", type=float, default=MARKERS_WITHIN_S, metavar="S",
                     help=f"give up when no markers are seen in the first S seconds (default {MARKERS_WITHIN_S:g})")
+    ap.add_argument("--flight", metavar="DIR",
+                    help=f"flight recorder: save the last {FLIGHT_SECONDS:g} s of frames and the tracker's evidence to DIR "
+                         "at every desync, question and answer (a clip's frames/ folder replays)")
+    ap.add_argument("--flight-commits", action="store_true", help="with --flight, save a clip at every commit too")
     ap.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     return ap
 
@@ -465,7 +546,8 @@ def main(command: str, argv: list[str]) -> int:
         if command == "replay":
             summary = replay_video(args.source, setup.game, setup.players, setup.ruleset, _options(args.option),
                                    args.deck, args.profile, answers, args.output, force=args.force, fps=args.fps,
-                                   progress=_stderr, markers_within_s=args.markers_within)
+                                   progress=_stderr, markers_within_s=args.markers_within, flight_dir=args.flight,
+                                   flight_commits=args.flight_commits)
         else:
             summary = _track(args, setup, answers)
     except ReplayError as exc:
@@ -494,7 +576,8 @@ def _track(args: argparse.Namespace, setup: Setup, answers: list[Answer]) -> dic
         source = _Limited(source, args.seconds)
     typed = _typed_numbers(sys.stdin) if args.ask else None
     return follow(source, setup, profile=args.profile, out=args.output, force=args.force, answers=answers,
-                  typed=typed, say=_stdout, markers_within_s=args.markers_within, name=str(args.source))
+                  typed=typed, say=_stdout, markers_within_s=args.markers_within, name=str(args.source),
+                  flight_dir=args.flight, flight_commits=args.flight_commits)
 
 
 class _Limited:
