@@ -22,7 +22,7 @@ Cost (natural-log units): for every zone the expected face-up names are paired w
 (greedily, most probable pairs first); a pair costs ``−ln p`` of the expected name (capped at a miss
 plus a phantom), an expected card not seen costs ``miss_cost``, a seen card not expected
 ``extra_cost``, each face-down card or stack of difference ``down_cost`` (between rounds, cards
-being gathered cost nothing). Every event adds ``event_cost``; one that changes nothing on the table
+being gathered cost nothing); a seat zone's sum counts ``seat_zone_weight`` of it. Every event adds ``event_cost``; one that changes nothing on the table
 (a pass, a declaration, a call) adds ``silent_cost``, or ``silent_seen_cost`` when that seat's arm
 was seen over the table without changing it (a pass gesture); an event by a seat whose arm was not
 seen since the table last changed adds ``actor_cost`` when arms were seen (a deal: its dealer's
@@ -99,6 +99,9 @@ class TrackerOptions:
     miss_cost: float = 3.5
     extra_cost: float = 3.5
     down_cost: float = 1.5
+    seat_zone_weight: float = 0.25
+    """Weight of a seat zone's fit: captures and melds lie in overlapping rows where the camera sees
+    slivers of most cards, so they say less than the field or a pile top."""
     event_cost: float = 0.25
     silent_cost: float = 1.5
     silent_seen_cost: float = 0.25
@@ -660,9 +663,9 @@ class _Scorer:
             cost += min(-math.log(max(p, 1e-9)), cap)
         cost += miss * sum(left.values())
         cost += o.extra_cost * (len(seen) - len(used))
-        if gathering and seen_down <= down:
-            return cost
-        return cost + o.down_cost * abs(down - seen_down)
+        if not (gathering and seen_down <= down):
+            cost += o.down_cost * abs(down - seen_down)
+        return cost * (o.seat_zone_weight if zone.startswith("seat:") else 1.0)
 
 
 def _top(zone: tuple[Counter[str], int] | None) -> str | None:
