@@ -57,12 +57,13 @@ def test_nothing_is_committed_before_the_hold_time() -> None:
 def test_a_table_nothing_explains_is_reported_out_of_sync_with_the_difference() -> None:
     tr = _poka()
     _settle(tr, _table("11-ribbon", actors=(2,)), 0.0)
-    odd = TableState({"stock": ZoneState((), 1),
-                      "seat:1": ZoneState((SeenCard.certain("08-moon"), SeenCard.certain("09-sakecup")))})
+    # three face-up cards where the pile shows one, and no stock: no play explains that
+    odd = TableState({"pile": ZoneState(tuple(SeenCard.certain(n) for n in ("08-moon", "09-sakecup", "10-deer")))})
     states = [tr.update(odd, 1.0 + 0.1 * k).state for k in range(15)]
     assert states[0] == "waiting" and states[-1] == "out-of-sync"
-    assert tr.desync is not None and "seat:1: saw 08-moon, 09-sakecup, not expected" in tr.desync.differences
+    assert tr.desync is not None and "pile: saw 08-moon, 09-sakecup, 10-deer, not expected" in tr.desync.differences
     assert "pile: expected 11-ribbon, not seen" in tr.desync.differences
+    assert "stock: expected 1 face-down, saw 0" in tr.desync.differences
     assert tr.desync.text.startswith("Out of sync: seat 2")
     # the table put back as it was: in sync again
     assert tr.update(_table("11-ribbon"), 3.0).state == "synced" and tr.desync is None
