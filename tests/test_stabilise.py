@@ -173,10 +173,10 @@ def test_a_card_played_is_seen_in_its_zone_after_the_arm_leaves_with_the_arm_as_
     first = next(s for s in after if s is not None)
     assert first.zone("pile").names() == Counter({"08-moon": 1})
     assert first.zone("stock").down == 1 and not first.zone("stock").up
-    assert first.actors == (2,)
+    assert first.actors == (2,) and first.reached == {"pile"}  # the hand stopped over the pile
     assert first.history == {"pile": ("08-moon",)}
-    # later emissions of the same table carry no actors or history; no more recognition
-    assert after[-1] is not None and after[-1].actors == () and not after[-1].history
+    # later emissions of the same table carry no actors, hands or history; no more recognition
+    assert after[-1] is not None and after[-1].actors == () and not after[-1].history and not after[-1].reached
     assert 2 <= rec.calls - calls <= 3
     # the table was read after settle_s of stillness and a second reading confirm_s later
     k = after.index(first)

@@ -26,6 +26,9 @@ absolute differences, opened 3 × 3 to drop shimmer along edges):
   one it lies farthest beyond), and of the seats on that edge the one whose ``edge_mm`` is
   nearest (any seat's when none sits on that edge). Seats of arms are collected in order, a seat
   repeated in a row kept once, from one emitted state to the next (``TableState.actors``).
+- *hand*: the mean of the arm's pixels farthest (top 5 %) from where it crosses the edge. A hand
+  moving slower than ``hand_still_mm_s`` between two frames has stopped to take or lay a card:
+  its zone joins ``TableState.reached`` of the next emitted state.
 - *light change*: foreground over ``relight_fraction`` of the view while nothing moves is a change
   of light, not an arm: the background is taken anew and the table is read again.
 - *stale arm*: an arm seen with nothing moving for ``stale_arm_s`` is taken to be part of the
@@ -275,13 +278,13 @@ class Stabiliser:
                  change_min_mm2: float | None = None, border_mm: float = 30.0, relight_fraction: float = 0.5,
                  stale_arm_s: float = 10.0, match_mm: float | None = None, same_card_p: float = 0.2,
                  cover_fraction: float = 0.15, overlap_weight: float = 0.25,
-                 hidden_min_mm2: float | None = None) -> None:
+                 hidden_min_mm2: float | None = None, hand_still_mm_s: float = 400.0) -> None:
         """``px_per_mm``: recognition view resolution (px per mm); ``margin_mm``: table shown beyond
         the play area on each side (mm); ``settle_s``: stillness before a changed table is read (s);
         ``confirm_s``: time between readings (s); ``pile_still_s``: a pile's local stillness before
         it is read alone (s); ``gate_px_per_mm``: gate view resolution; thresholds are colour
         levels (0-255); areas are table mm²; ``change_min_mm2`` defaults to a quarter of a card,
-        ``hidden_min_mm2`` to a tenth,
+        ``hidden_min_mm2`` to a tenth; ``hand_still_mm_s``: a hand slower than this (mm/s) has stopped;
         ``match_mm`` to 20 % of a card's short side (mm)."""
         if px_per_mm <= 0 or gate_px_per_mm <= 0 or margin_mm < 0:
             raise ValueError("px_per_mm and gate_px_per_mm must be positive, margin_mm not negative")
@@ -309,6 +312,7 @@ class Stabiliser:
         self.cover_fraction = float(cover_fraction)
         self.overlap_weight = float(overlap_weight)
         self.hidden_min_mm2 = float(hidden_min_mm2 if hidden_min_mm2 is not None else cw * ch / 10)
+        self.hand_still_mm_s = float(hand_still_mm_s)
         self._piles = tuple(z.name for z in layout.zones if z.name in STACK_ZONES and z.name != "stock")
         self.reset()
 
@@ -335,6 +339,8 @@ class Stabiliser:
         self._next_uid = 0
         self._state: TableState | None = None
         self._actors: list[int] = []
+        self._reached: set[str] = set()
+        self._hands: dict[int, tuple[Point, float]] = {}
         self._history: dict[str, list[str]] = {}
         self._last_arms: tuple[int, ...] = ()
         self._phase = "uncalibrated"
@@ -385,7 +391,7 @@ class Stabiliser:
         moving_mask = self._moving(small)
         moving = self._mm2(int(np.count_nonzero(moving_mask))) >= self.motion_min_mm2
         # the first frame of a view has nothing to compare with: it moves, and shows no arm yet
-        arms, arm_mask, fg_area = ([], None, 0) if first else self._arms(small, moving_mask, geo)
+        arms, arm_mask, fg_area, hands = ([], None, 0, {}) if first else self._arms(small, moving_mask, geo)
         if self._background is not None and not moving and fg_area > self.relight_fraction * geo.valid_px:
             self._relit(small)
             arms, arm_mask = [], None
@@ -403,6 +409,7 @@ class Stabiliser:
         for seat in arms:
             if not self._actors or self._actors[-1] != seat:
                 self._actors.append(seat)
+        self._follow_hands({s: hands[s] for s in arms if s in hands}, t)
         self._add_ms("gate_ms", started)
         self._stats = _bump(self._stats, frames=1)
         if moving or arms:
@@ -457,8 +464,9 @@ class Stabiliser:
                     names.append(top[0].name)
                 if names:
                     history[z] = tuple(names)
-        state = TableState(self._state.zones, float(t), tuple(self._actors), history)
+        state = TableState(self._state.zones, float(t), tuple(self._actors), history, frozenset(self._reached))
         self._actors = []
+        self._reached = set()
         if fresh:
             self._history = {}
         self._phase = "settled"
@@ -580,37 +588,61 @@ class Stabiliser:
             return np.ones(small.shape[:2], np.uint8)
         return self._diff(small, prev, self.motion_threshold)
 
-    def _arms(self, small: np.ndarray, moving: np.ndarray, geo: _Geometry) -> tuple[list[int], np.ndarray | None, int]:
-        """(seats of arms in order of size, the arms' mask, foreground pixels)."""
+    def _arms(self, small: np.ndarray, moving: np.ndarray, geo: _Geometry,
+              ) -> tuple[list[int], np.ndarray | None, int, dict[int, Point]]:
+        """(seats of arms in order of size, the arms' mask, foreground pixels, each seat's hand:
+        the mean of its largest arm's pixels farthest (top 5 %) from where it crosses the edge, mm)."""
         if self._background is None:
             fg = moving
         else:
             fg = self._diff(small, self._background, self.foreground_threshold) | moving
         fg_area = int(np.count_nonzero(fg))
         if not fg_area:
-            return [], None, 0
+            return [], None, 0, {}
         n, labels, stats, _ = cv2.connectedComponentsWithStats(fg, connectivity=8)
         min_px = self.arm_min_mm2 * self.gate_px_per_mm ** 2
         touching = np.unique(labels[geo.band & (labels > 0)])
-        found: list[tuple[int, int, int]] = []
+        found: list[tuple[int, int, int, Point]] = []
         mask = np.zeros(fg.shape, bool)
+        ppm, m = self.gate_px_per_mm, self.margin_mm
         for k in touching:
             if stats[k, cv2.CC_STAT_AREA] < min_px:
                 continue
             comp = labels == k
-            seat = self._seat_of(comp & geo.outside)
-            if seat is None:
+            where = self._seat_of(comp & geo.outside)
+            if where is None:
                 continue
+            seat, (cx, cy) = where
             mask |= comp
-            found.append((int(stats[k, cv2.CC_STAT_AREA]), int(k), seat))
+            ys, xs = np.nonzero(comp)
+            px, py = (xs + 0.5) / ppm - m, (ys + 0.5) / ppm - m
+            dist = np.hypot(px - cx, py - cy)
+            far = dist >= np.percentile(dist, 95)
+            found.append((int(stats[k, cv2.CC_STAT_AREA]), int(k), seat, (float(px[far].mean()), float(py[far].mean()))))
         seats: list[int] = []
-        for _, _, seat in sorted(found, reverse=True):
+        hands: dict[int, Point] = {}
+        for _, _, seat, hand in sorted(found, reverse=True):
             if seat not in seats:
                 seats.append(seat)
-        return seats, (mask if found else None), fg_area
+                hands[seat] = hand
+        return seats, (mask if found else None), fg_area, hands
 
-    def _seat_of(self, crossing: np.ndarray) -> int | None:
-        """The seat of an arm whose pixels outside the play area are ``crossing`` (module docstring)."""
+    def _follow_hands(self, hands: dict[int, Point], t: float) -> None:
+        """Note the zone of each hand that moves slower than ``hand_still_mm_s`` (it stops to take
+        or lay a card) in ``TableState.reached``."""
+        for seat, (x, y) in hands.items():
+            prev = self._hands.get(seat)
+            if prev is not None and t > prev[1]:
+                (px, py), pt = prev
+                if math.hypot(x - px, y - py) / (t - pt) < self.hand_still_mm_s:
+                    zone = self.layout.zone_of((x, y))
+                    if zone is not None:
+                        self._reached.add(zone)
+        self._hands = {seat: (hand, t) for seat, hand in hands.items()}
+
+    def _seat_of(self, crossing: np.ndarray) -> tuple[int, Point] | None:
+        """The seat of an arm whose pixels outside the play area are ``crossing`` (module
+        docstring), and their mean (mm)."""
         ys, xs = np.nonzero(crossing)
         if not len(xs):
             return None
@@ -620,7 +652,7 @@ class Stabiliser:
         beyond = {"left": -x, "right": x - aw, "top": -y, "bottom": y - ah}
         edge = max(beyond, key=lambda e: beyond[e])
         seats = [s for s in self.layout.seats if s.edge == edge] or list(self.layout.seats)
-        return min(seats, key=lambda s: math.hypot(s.edge_mm[0] - x, s.edge_mm[1] - y)).seat
+        return min(seats, key=lambda s: math.hypot(s.edge_mm[0] - x, s.edge_mm[1] - y)).seat, (x, y)
 
     def _relit(self, small: np.ndarray) -> None:
         self._background = small.copy()
