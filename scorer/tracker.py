@@ -100,9 +100,8 @@ class TrackerOptions:
     extra_cost: float = 3.5
     down_cost: float = 1.5
     seat_zone_weight: float = 1.0
-    """Weight of a seat zone's fit (captures and melds lie in overlapping rows where a camera sees
-    slivers of most cards). Measured at 0.25: through the camera Hachi-hachi still went out of sync;
-    with perfect table states it cost a settlement and tripled the median commit latency."""
+    """Weight of a seat zone's fit against the field and the piles (captures and melds lie in
+    overlapping rows where a camera sees slivers of most cards; docs/decisions.md)."""
     event_cost: float = 0.25
     silent_cost: float = 1.5
     silent_seen_cost: float = 0.25
