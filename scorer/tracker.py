@@ -107,8 +107,6 @@ class TrackerOptions:
     silent_seen_cost: float = 0.25
     """Cost of a silent event by a seat whose arm was seen over the table without changing it."""
     actor_cost: float = 4.0
-    confirm_stakes: bool = False
-    """Wait for a confirmation before committing events that end a round (stones change)."""
 
 
 @dataclass(frozen=True, slots=True)
