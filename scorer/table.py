@@ -209,6 +209,12 @@ class TableState:
         return cls(zones, float(t) if t is not None else None, actors, history, reached)  # type: ignore[arg-type]
 
     @classmethod
+    def from_counts(cls, zones: Mapping[str, tuple[Counter[str], int]]) -> TableState:
+        """A state seen with certainty: zone → (face-up sight names, face-down count)."""
+        return cls.from_names({z: list(n.elements()) for z, (n, _) in zones.items()},
+                              {z: d for z, (_, d) in zones.items() if d})
+
+    @classmethod
     def from_names(cls, zones: Mapping[str, Iterable[str]], down: Mapping[str, int] | None = None,
                    t: float | None = None, actors: tuple[int, ...] = ()) -> TableState:
         """A state seen with certainty: zone → face-up sight names (a pile: its top only)."""
@@ -224,14 +230,14 @@ class TableState:
 _EMPTY = ZoneState()
 
 
-def expected_table(places: Places | None, sitout: int | None = None) -> TableState:
-    """The table that ``places`` imply: every known card of a zone face up, hidden cards face down
-    (in a pile only the top shows; a face-down stack counts once). None: an empty table."""
+def expected_names(places: Places | None, sitout: int | None = None) -> dict[str, tuple[Counter[str], int]]:
+    """Zone → (face-up sight names, face-down count) that ``places`` imply: every known card of a
+    zone face up, hidden cards face down; the stock always face down; in a pile only the top shows
+    (known cards lie on the hidden ones: they arrived later) and a face-down stack counts once.
+    Non-empty zones only. The tracker's hot path: no :class:`TableState` is built."""
+    out: dict[str, tuple[Counter[str], int]] = {}
     if places is None:
-        return TableState()
-    ups: dict[str, list[str]] = {}
-    downs: Counter[str] = Counter()
-    tops: dict[str, tuple[str | None, int]] = {}
+        return out
     for name in places.names():
         zone = place_zone(name, sitout)
         if zone is None:
@@ -240,26 +246,22 @@ def expected_table(places: Places | None, sitout: int | None = None) -> TableSta
         if not place.size:
             continue
         if zone in FACE_DOWN_ZONES:
-            tops[zone] = (None, place.size)
-            continue
-        if zone in PILE_ZONES:
-            # known cards lie on top of the hidden ones (they arrived later)
-            tops[zone] = (place.known[-1] if place.known else None, place.hidden)
-            continue
-        ups.setdefault(zone, []).extend(sight_name(c) for c in place.known)
-        downs[zone] += place.hidden
-    zones: dict[str, ZoneState] = {}
-    for zone, names in ups.items():
-        zones[zone] = ZoneState(tuple(SeenCard.certain(n) for n in sorted(names)), downs[zone])
-    for zone, n in downs.items():
-        if zone not in zones and n:
-            zones[zone] = ZoneState((), n)
-    for zone, (top, hidden) in tops.items():
-        if top is not None:
-            zones[zone] = ZoneState((SeenCard.certain(sight_name(top)),), 0)
-        elif hidden:
-            zones[zone] = ZoneState((), 1)
-    return TableState(zones)
+            out[zone] = (Counter(), 1)
+        elif zone in PILE_ZONES:
+            out[zone] = (Counter({sight_name(place.known[-1]): 1}), 0) if place.known else (Counter(), 1)
+        else:
+            names, down = out.get(zone, (Counter(), 0))
+            names = names.copy()
+            for cid in place.known:
+                names[sight_name(cid)] += 1
+            out[zone] = (names, down + place.hidden)
+    return out
+
+
+def expected_table(places: Places | None, sitout: int | None = None) -> TableState:
+    """The table that ``places`` imply (:func:`expected_names`), seen with certainty. None: an
+    empty table."""
+    return TableState.from_counts(expected_names(places, sitout))
 
 
 def _counts(places: Places | None) -> Counter[tuple[str, str]]:

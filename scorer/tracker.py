@@ -55,13 +55,10 @@ from typing import Any
 from scorer.errors import ScorerError
 from scorer.events import Event
 from scorer.match import Match, NotEnumerableError
-from scorer.places import Places
 from scorer.table import (
-    FACE_DOWN_ZONES,
-    PILE_ZONES,
     TableState,
+    expected_names,
     expected_table,
-    place_zone,
     sight_name,
 )
 
@@ -209,10 +206,10 @@ class Tracker:
     # ------------------------------------------------------------------ the expected table
     def expected(self) -> TableState:
         """The table the committed match implies now (shown hands still lying included)."""
-        return _to_table(self._predicted(self._shown))
+        return TableState.from_counts(self._predicted(self._shown))
 
     def _predicted(self, shown: Shown) -> Predicted:
-        out = _expected(self.match.table_places(), self.match.table_sitout())
+        out = expected_names(self.match.table_places(), self.match.table_sitout())
         if not shown:
             return out
         out = dict(out)
@@ -538,37 +535,6 @@ class Tracker:
         if seat is None or seat in actors:
             return 0.0
         return self.options.actor_cost
-
-
-def _expected(places: Places | None, sitout: int | None) -> Predicted:
-    """The table ``places`` imply, as :func:`scorer.table.expected_table` gives it (hot path: no
-    TableState built)."""
-    out: Predicted = {}
-    if places is None:
-        return out
-    for name in places.names():
-        zone = place_zone(name, sitout)
-        if zone is None:
-            continue
-        place = places[name]
-        if not place.size:
-            continue
-        if zone in FACE_DOWN_ZONES:
-            out[zone] = (Counter(), 1)
-        elif zone in PILE_ZONES:
-            out[zone] = (Counter({sight_name(place.known[-1]): 1}), 0) if place.known else (Counter(), 1)
-        else:
-            names, down = out.get(zone, (Counter(), 0))
-            names = names.copy()
-            for cid in place.known:
-                names[sight_name(cid)] += 1
-            out[zone] = (names, down + place.hidden)
-    return out
-
-
-def _to_table(pred: Predicted) -> TableState:
-    return TableState.from_names({z: list(n.elements()) for z, (n, _) in pred.items()},
-                                 {z: d for z, (_, d) in pred.items() if d})
 
 
 def _add_shown(shown: Shown, hook: tuple[str, list[str]], lying: Predicted) -> Shown:

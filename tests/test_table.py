@@ -123,10 +123,10 @@ def test_seen_card_probabilities() -> None:
 
 @settings(max_examples=40, deadline=None)
 @given(st.sampled_from(["hachi-hachi", "bagaji", "poka"]), st.integers(0, 10_000), st.integers(0, 120))
-def test_the_trackers_fast_expected_table_equals_expected_table(name: str, seed: int, steps: int) -> None:
-    from scorer.tracker import _expected
+def test_expected_names_equal_expected_table(name: str, seed: int, steps: int) -> None:
+    from scorer.table import expected_names
 
     match = _random_match(name, seed, steps)
     slow = expected_table(match.table_places(), match.table_sitout())
-    fast = _expected(match.table_places(), match.table_sitout())
+    fast = expected_names(match.table_places(), match.table_sitout())
     assert {z: (+n, d) for z, (n, d) in fast.items() if n or d} == {z: (s.names(), s.down) for z, s in slow.zones.items()}
