@@ -276,8 +276,8 @@ class Tracker:
     def _decide(self, table: TableState, at: float) -> Update:
         opts = self.options
         best = self._hyps[0]
-        in_deal = self._ends_in_deal(best)
-        if not math.isfinite(best.cost) or (best.fit > opts.max_cost and not in_deal):
+        # replaying the best hypothesis to see whether a deal is due costs; only a poor fit needs it
+        if not math.isfinite(best.cost) or (best.fit > opts.max_cost and not self._ends_in_deal(best)):
             return self._unexplained(table, at, best)
         self._unexplained_since = None
         self.desync = None
