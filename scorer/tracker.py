@@ -20,8 +20,9 @@ correction arrives.
 
 Cost (natural-log units): for every zone the expected face-up names are paired with the seen cards
 (greedily, most probable pairs first); a pair costs ``−ln p`` of the expected name (capped at a miss
-plus a phantom), an expected card not seen costs ``miss_cost``, a seen card not expected
-``extra_cost``, each face-down card or stack of difference ``down_cost`` (between rounds, cards
+plus a phantom), an expected card not seen costs ``miss_cost`` (``seat_miss_cost`` in a seat zone), a seen card not expected
+``extra_cost`` times its most likely name's probability (a reading the recogniser cannot name is
+more likely a sliver or a second outline of a card than a card of its own), each face-down card or stack of difference ``down_cost`` (between rounds, cards
 being gathered cost nothing); a seat zone's sum is weighted by ``seat_zone_weight``. Every event adds ``event_cost``; one that changes nothing on the table
 (a pass, a declaration, a call) adds ``silent_cost``, or ``silent_seen_cost`` when that seat's arm
 was seen over the table without changing it (a pass gesture); an event by a seat whose arm was not
@@ -94,6 +95,9 @@ class TrackerOptions:
     desync_after_s: float = 1.0
     """Seconds a table nothing explains must last before the tracker reports it is out of sync."""
     miss_cost: float = 3.5
+    seat_miss_cost: float = 1.5
+    """Cost of an expected card not seen in a seat zone: capture rows and melds overlap, and a card
+    under later cards may show too little to be found."""
     extra_cost: float = 3.5
     down_cost: float = 1.5
     seat_zone_weight: float = 1.0
@@ -612,7 +616,8 @@ class _Scorer:
     def _zone_cost(self, zone: str, names: Counter[str], down: int, gathering: bool) -> float:
         o = self.options
         seen, seen_down = self.zones.get(zone, ([], 0))
-        miss = 0.0 if gathering else o.miss_cost
+        seat = zone.startswith("seat:")
+        miss = 0.0 if gathering else o.seat_miss_cost if seat else o.miss_cost
         cap = o.miss_cost + o.extra_cost
         pairs = sorted(((d.get(n, 0.0), i, n) for i, d in enumerate(seen) for n in names if d.get(n, 0.0) > 0.0),
                        reverse=True)
@@ -626,10 +631,10 @@ class _Scorer:
             left[n] -= 1
             cost += min(-math.log(max(p, 1e-9)), cap)
         cost += miss * sum(left.values())
-        cost += o.extra_cost * (len(seen) - len(used))
+        cost += o.extra_cost * sum(max(d.values(), default=1.0) for i, d in enumerate(seen) if i not in used)
         if not (gathering and seen_down <= down):
             cost += o.down_cost * abs(down - seen_down)
-        return cost * (o.seat_zone_weight if zone.startswith("seat:") else 1.0)
+        return cost * (o.seat_zone_weight if seat else 1.0)
 
 
 def _top(zone: tuple[Counter[str], int] | None) -> str | None:

@@ -49,7 +49,10 @@ frame's time, on every frame while the table stays still and unchanged.
 
 **Cards in table millimetres.** A recognised card's centre is the mean of its outline's corners
 in the recognition view, mapped to table mm; ``layout.zone_of`` gives its zone; cards in no zone
-(a cup, a card box, a phone) are left out. A face-up card's probabilities (:class:`SeenCard`) are
+(a cup, a card box, a phone) are left out. Two outlines of the same face whose centres lie within
+``match_mm`` and which share at least half of the smaller one are one card (the recogniser
+sometimes finds a second, turned rectangle over a card and names it as another): the less
+confident is left out. A face-up card's probabilities (:class:`SeenCard`) are
 its label with its confidence and its alternatives, the back left out, divided by their sum when
 that exceeds 1; a face-down card counts as one face-down card.
 
@@ -62,10 +65,11 @@ while a card first seen after it, still on the table, covers at least ``cover_fr
 outline (a capture row, a pile), provided it was once read lying clear (a card only ever seen
 partly hidden may be a misplaced outline and is not kept); it is dropped as soon as nothing later
 covers it (the row or pile was taken away). Outside ``field`` a card seen again is named by the
-mean of its readings so far, a reading taken while a card first seen after it (or in the same
-reading: which lies on top is unknown) covers ``cover_fraction`` of it weighing ``overlap_weight``
-against 1 for one taken while it lay clear: a card partly hidden (the classifier then tends to
-name the card on it) keeps the name it showed.
+mean of the readings taken while it lay clear (no card first seen after it covering
+``cover_fraction`` of it: cards that arrive together are read as they first show); readings taken
+while it may be partly hidden count only until it is first read lying clear, and are then dropped:
+the classifier tends to name a mostly hidden card after the card on it, and a capture row is read
+many times.
 
 *Capture transfer:* when a reading loses face-up ``field`` cards while new face-up cards appear in
 seat zones, each lost card goes to the one seat zone with new cards, or, with several, to the one
@@ -277,7 +281,7 @@ class Stabiliser:
                  foreground_threshold: float = 30.0, motion_min_mm2: float = 600.0, arm_min_mm2: float = 2000.0,
                  change_min_mm2: float | None = None, border_mm: float = 30.0, relight_fraction: float = 0.5,
                  stale_arm_s: float = 10.0, match_mm: float | None = None, same_card_p: float = 0.2,
-                 cover_fraction: float = 0.15, overlap_weight: float = 0.25,
+                 cover_fraction: float = 0.15,
                  hidden_min_mm2: float | None = None, hand_still_mm_s: float = 400.0) -> None:
         """``px_per_mm``: recognition view resolution (px per mm); ``margin_mm``: table shown beyond
         the play area on each side (mm); ``settle_s``: stillness before a changed table is read (s);
@@ -310,7 +314,6 @@ class Stabiliser:
         self.match_mm = float(match_mm if match_mm is not None else 0.2 * min(cw, ch))
         self.same_card_p = float(same_card_p)
         self.cover_fraction = float(cover_fraction)
-        self.overlap_weight = float(overlap_weight)
         self.hidden_min_mm2 = float(hidden_min_mm2 if hidden_min_mm2 is not None else cw * ch / 10)
         self.hand_still_mm_s = float(hand_still_mm_s)
         self._piles = tuple(z.name for z in layout.zones if z.name in STACK_ZONES and z.name != "stock")
@@ -754,10 +757,24 @@ class Stabiliser:
             if where is None or (zone is not None and where != zone):
                 continue
             out.append(_Reading(dict(seen_card(c)), bool(c.face_up), centre, _convex(poly), where))
+        out = self._one_outline_per_card(out)
         self._add_ms("recognise_ms", started)
         if zone is None:
             self._stats = _bump(self._stats, readings=1)
         return out
+
+    def _one_outline_per_card(self, cards: list[_Reading]) -> list[_Reading]:
+        """The cards of one reading, a second outline of a card left out: of two outlines of the same
+        face whose centres lie within ``match_mm`` and which share at least half of the smaller one,
+        the less confident (module docstring, "Cards in table millimetres")."""
+        ranked = sorted(cards, key=lambda c: -max(c.probs.values(), default=1.0))
+        kept: list[_Reading] = []
+        for c in ranked:
+            area = _area(c.polygon)
+            if not any(k.face_up == c.face_up and float(np.hypot(*(k.centre - c.centre))) <= self.match_mm
+                       and _overlap(k.polygon, c.polygon) >= 0.5 * min(area, _area(k.polygon)) for k in kept):
+                kept.append(c)
+        return [c for c in cards if any(c is k for k in kept)]
 
     def _pairs(self, a: Sequence[_Reading | TableCard], b: Sequence[_Reading]) -> list[tuple[int, int]]:
         """Pairs (index in a, index in b) of the same card, nearest first, in three passes:
@@ -912,18 +929,20 @@ class Stabiliser:
         self._evidence = {k: v for k, v in self._evidence.items() if k in live}
 
     def _named(self, c: TableCard, cards: Sequence[TableCard]) -> tuple[tuple[str, float], ...]:
-        """A seen card's probabilities: the mean of its readings so far, each weighted 1 while it
-        lies clear and ``overlap_weight`` while it may be partly hidden (module docstring, "Memory")."""
+        """A seen card's probabilities: the mean of its readings while it lay clear, or of those while
+        it may have been partly hidden when it was never read lying clear (module docstring, "Memory")."""
         sums, weight, pinned, clear = self._evidence.get(c.uid, ({}, 0.0, None, False))
         if pinned is not None:
             return pinned
-        hidden = self._covered(c, cards, same_time=True)
-        w = self.overlap_weight if hidden else 1.0
-        sums = dict(sums)
-        for n, p in c.probs:
-            sums[n] = sums.get(n, 0.0) + w * p
-        weight += w
-        self._evidence[c.uid] = (sums, weight, None, clear or not hidden)
+        hidden = self._covered(c, cards)
+        if not (hidden and clear and weight > 0):
+            if not hidden and not clear:
+                sums, weight = {}, 0.0  # the first clear reading replaces the hidden ones
+            sums = dict(sums)
+            for n, p in c.probs:
+                sums[n] = sums.get(n, 0.0) + p
+            weight += 1.0
+            self._evidence[c.uid] = (sums, weight, None, clear or not hidden)
         return tuple(sorted(((n, p / weight) for n, p in sums.items()), key=lambda kv: (-kv[1], kv[0])))[:4]
 
     def _trusted(self, c: TableCard) -> bool:
@@ -1008,15 +1027,14 @@ class Stabiliser:
                 self._evidence[added.uid] = ({}, 0.0, v.probs, True)
                 result.append(added)
 
-    def _covered(self, c: TableCard, others: Sequence[TableCard], same_time: bool = False) -> bool:
-        """Whether a card first seen after ``c`` (or, with ``same_time``, as late as ``c``) covers at
-        least ``cover_fraction`` of it."""
+    def _covered(self, c: TableCard, others: Sequence[TableCard]) -> bool:
+        """Whether a card first seen after ``c`` covers at least ``cover_fraction`` of it."""
         area = _area(np.asarray(c.polygon_mm))
         if area <= 0:
             return False
         poly = np.asarray(c.polygon_mm)
         for o in others:
-            if o.uid == c.uid or o.since < c.since or (o.since == c.since and not same_time):
+            if o.uid == c.uid or o.since <= c.since:
                 continue
             if _overlap(poly, np.asarray(o.polygon_mm)) >= self.cover_fraction * area:
                 return True
