@@ -19,12 +19,18 @@ hypothesis costs more than ``max_cost`` for ``desync_after_s``, the tracker is *
 correction arrives.
 
 Cost (natural-log units): for every zone the expected face-up names are paired with the seen cards
-(greedily, most probable pairs first); a pair costs ``−ln p`` of the expected name (capped at a miss
-plus a phantom), an expected card not seen costs ``miss_cost`` (``seat_miss_cost`` in a seat zone), a seen card not expected
-``extra_cost`` times its most likely name's probability (a reading the recogniser cannot name is
-more likely a sliver or a second outline of a card than a card of its own), each face-down card or stack of difference ``down_cost`` (between rounds, cards
-being gathered cost nothing); a seat zone's sum is weighted by ``seat_zone_weight``. Every event adds ``event_cost``; one that changes nothing on the table
-(a pass, a declaration, a call) adds ``silent_cost``, or ``silent_seen_cost`` when that seat's arm
+(greedily, most probable pairs first, a pair only where it costs less than leaving both unpaired);
+a pair costs ``−ln p`` of the expected name; an expected card not seen costs ``miss_cost``, or
+``seat_miss_cost`` in a seat zone where it may lie under other cards (it was there before the
+change, or the event moved it there from another zone: a captured field card lies under the card
+that captured it, which must show); a seen card not expected costs ``extra_cost`` times its most
+likely name's probability (a reading the recogniser cannot name is more likely a sliver or a second
+outline than a card of its own); each face-down card or stack of difference ``down_cost`` (between
+rounds, cards gathered cost nothing); a seat zone's sum is weighted by ``seat_zone_weight``.
+*Seat-zone noise:* after a commit, what a seat zone shows that the committed game does not expect,
+and the reverse, costs nothing in that zone from then on (a misread sliver of an old capture stays
+misread for the rest of the round), unless events still pending change that zone. Every event adds
+``event_cost``; one that changes nothing on the table (a pass, a declaration, a call) adds ``silent_cost``, or ``silent_seen_cost`` when that seat's arm
 was seen over the table without changing it (a pass gesture); an event by a seat whose arm was not
 seen since the table last changed adds ``actor_cost`` when arms were seen (a deal: its dealer's
 arm must be the first seen; an event without a seat, such as Poka's table card, is the dealer's),
@@ -67,6 +73,8 @@ from scorer.table import (
 Predicted = dict[str, tuple[Counter[str], int]]
 # Cards laid face up by a show event that the engine no longer places on the table: (zone, names).
 Shown = tuple[tuple[str, tuple[tuple[str, int], ...]], ...]
+Under = dict[str, Counter[str]]
+"""Per seat zone, the expected names that may lie under other cards there."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -203,6 +211,11 @@ class Tracker:
         self._history: dict[str, list[str]] = {}
         self._reached: set[str] = set()
         self._lead: tuple | None = None
+        self._equivalent: tuple[tuple, tuple[Event, ...]] | None = None
+        self._noise: dict[str, tuple[Counter[str], Counter[str]]] = {}
+        """Per seat zone, the names seen there but not expected and those expected but not seen
+        just after the last commit that left nothing pending (:func:`_seat_noise`)."""
+        """The close hypotheses last compared by :meth:`_same_outcome_prefix`, and its answer."""
         self._lead_since = 0.0
         self._ambiguous_since: float | None = None
         self._unexplained_since: float | None = None
@@ -260,7 +273,7 @@ class Tracker:
 
     def _extend(self, table: TableState, evidence: _Evidence) -> None:
         """Every hypothesis extended to explain ``table``; the cheapest kept."""
-        scorer = _Scorer(table, self.options)
+        scorer = _Scorer(table, self.options, self._noise)
         found: dict[tuple, Explanation] = {}
         floor = self._hyps[0].cost if self._hyps else 0.0
         window = self.options.extend_within
@@ -293,18 +306,95 @@ class Tracker:
             self._lead = None
             return Update(state="synced", best=best)
         if not prefix:
-            return self._ambiguous(best, close, at)
+            prefix = self._same_outcome_prefix(best, close)
+            if not prefix:
+                return self._ambiguous(best, close, at)
         self._ambiguous_since = None
         self.question = None
         key = _key(prefix)
-        if self._lead != key:
+        if self._lead is None or key[: len(self._lead)] != self._lead:
             self._lead, self._lead_since = key, at
         rivals = [h for h in self._hyps if not _inserted(h, best) and _key(h.events[: len(prefix)]) != key]
         lead = (rivals[0].cost - best.cost) if rivals else math.inf
-        if at - self._lead_since < opts.hold_s and lead < 2 * opts.margin:
-            return Update(state="waiting", best=best)
-        return Update(committed=self._commit(prefix), state="synced" if len(prefix) == len(best.events) else "waiting",
+        if lead < 2 * opts.margin:
+            if at - self._lead_since < opts.hold_s:
+                return Update(state="waiting", best=best)
+            # the events that have led for hold_s; those appended since wait their turn
+            prefix = prefix[: len(self._lead)]
+        committed = self._commit(prefix)
+        if len(key) > len(prefix):
+            self._lead, self._lead_since = key[len(prefix):], at
+        self._update_noise(table)
+        return Update(committed=committed, state="synced" if len(prefix) == len(best.events) else "waiting",
                       best=self._hyps[0])
+
+    def _update_noise(self, table: TableState) -> None:
+        """After a commit: the seat zones' mismatches between the committed game and ``table``
+        become the zones' noise, in the seat zones that the events still pending leave alone (a
+        zone they change keeps its earlier noise)."""
+        committed = self._predicted(self._shown)
+        pending = committed
+        best = self._hyps[0]
+        if best.events:
+            applied = self._replay(best.events)
+            if applied is None:
+                return
+            try:
+                pending = self._predicted(best.shown)
+            finally:
+                for _ in range(applied):
+                    self.match.undo()
+        fresh = _seat_noise(TableState.from_counts(committed), table)
+        for z in {z for z in set(committed) | set(pending) | set(table.zones) if z.startswith("seat:")}:
+            if committed.get(z) != pending.get(z):
+                continue
+            if z in fresh:
+                self._noise[z] = fresh[z]
+            else:
+                self._noise.pop(z, None)
+
+    def _same_outcome_prefix(self, best: Explanation, close: list[Explanation]) -> tuple[Event, ...]:
+        """The longest start of ``best`` that every close rival reaches too, by some start of its own
+        events, with the same outcome (:meth:`_outcomes`): rivals that differ only in what no player
+        could tell apart (the order of one seat's play and draw between two looks at the table, which
+        copy of a plain) need no question. Empty when there is none."""
+        key = tuple(_key(h.events) for h in close)
+        if self._equivalent is not None and self._equivalent[0] == key:
+            return self._equivalent[1]
+        mine = self._outcomes(best.events)
+        theirs = [set(self._outcomes(h.events)) for h in close if h is not best]
+        found: tuple[Event, ...] = ()
+        for k in range(len(mine), 0, -1):
+            if mine[k - 1] is not None and all(mine[k - 1] in t for t in theirs):
+                found = best.events[:k]
+                break
+        self._equivalent = (key, found)
+        return found
+
+    def _outcomes(self, events: tuple[Event, ...]) -> list[tuple | None]:
+        """After each start of ``events`` (1, 2, … events): what players could ever tell apart: the
+        expected table (shown hands included), the totals, the rounds settled and what the match
+        expects next; None after an event the rules refuse."""
+        out: list[tuple | None] = []
+        shown = self._shown
+        applied = 0
+        try:
+            for ev in events:
+                try:
+                    self.match.apply(ev)
+                except ScorerError:
+                    break
+                applied += 1
+                hook = self._hooks.shown_zone(self.match, ev)
+                if hook is not None:
+                    shown = _add_shown(shown, hook, self._predicted(()))
+                st = self.match.status()
+                out.append((TableState.from_counts(self._predicted(shown)).signature(), st.totals,
+                            st.rounds_settled, st.over, st.expects))
+        finally:
+            for _ in range(applied):
+                self.match.undo()
+        return out + [None] * (len(events) - len(out))
 
     def _ends_in_deal(self, hyp: Explanation) -> bool:
         applied = self._replay(hyp.events)
@@ -407,13 +497,15 @@ class Tracker:
         gathering = match.phase() == "deal"
         cap = opts.miss_cost + opts.extra_cost
         debt = hyp.debt + min(hyp.fit, cap) if math.isfinite(hyp.cost) else 0.0
-        out = [Explanation(hyp.events, hyp.prior + debt + scorer.cost(start, gathering), hyp.prior, hyp.costs,
-                           base_shown, debt)]
-        frontier: list[tuple[float, tuple[Event, ...], tuple[float, ...], Shown, int]] = [(hyp.prior, (), (), base_shown, 0)]
+        start_under: Under = {z: Counter(names) for z, (names, _down) in start.items() if z.startswith("seat:")}
+        out = [Explanation(hyp.events, hyp.prior + debt + scorer.cost(start, gathering, start_under), hyp.prior,
+                           hyp.costs, base_shown, debt)]
+        frontier: list[tuple[float, tuple[Event, ...], tuple[float, ...], Shown, int, Under]] = [
+            (hyp.prior, (), (), base_shown, 0, start_under)]
         seen_paths: set[tuple] = set()
         for _step in range(opts.depth + opts.silent_depth):
-            expanded: list[tuple[float, float, tuple[Event, ...], tuple[float, ...], Shown, bool]] = []
-            for prior, path, costs, shown, n_silent in frontier:
+            expanded: list[tuple[float, float, tuple[Event, ...], tuple[float, ...], Shown, int, Under]] = []
+            for prior, path, costs, shown, n_silent, under in frontier:
                 if len(path) - n_silent >= opts.depth:
                     continue
                 applied = self._replay(path)
@@ -440,12 +532,13 @@ class Tracker:
                             else:
                                 cost_ev += self._actor_cost(ev, evidence)
                             cost_ev += self._covered_cost(start, before, pred, evidence)
-                            fit = scorer.cost(pred, gathering=match.phase() == "deal" and not match.is_over)
+                            new_under = under if silent else _under(under, before, pred)
+                            fit = scorer.cost(pred, match.phase() == "deal" and not match.is_over, new_under)
                             total_prior = prior + cost_ev
                             if silent and n_silent >= opts.silent_depth:
                                 continue
                             expanded.append((total_prior + fit, total_prior, path + (ev,), costs + (cost_ev,),
-                                             new_shown, n_silent + silent))
+                                             new_shown, n_silent + silent, new_under))
                             if not silent:
                                 final = total_prior + self._unused_reach(path + (ev,), evidence)
                                 out.append(Explanation(hyp.events + path + (ev,), final + debt + fit, final,
@@ -461,13 +554,13 @@ class Tracker:
             expanded.sort(key=lambda x: x[0])
             frontier = []
             kept = 0
-            for _total, prior, path, costs, shown, n_silent in expanded:
+            for _total, prior, path, costs, shown, n_silent, under in expanded:
                 k = _key(path)
                 silent = n_silent > 0 and len(path) == n_silent
                 if k in seen_paths or (kept >= opts.beam and not silent):
                     continue
                 seen_paths.add(k)
-                frontier.append((prior, path, costs, shown, n_silent))
+                frontier.append((prior, path, costs, shown, n_silent, under))
                 kept += not silent
             if not frontier:
                 break
@@ -591,34 +684,63 @@ def _common_prefix(paths: Sequence[tuple[Event, ...]]) -> tuple[Event, ...]:
 
 
 # ---------------------------------------------------------------------- scoring
+def _seat_noise(expected: TableState, seen: TableState) -> dict[str, tuple[Counter[str], Counter[str]]]:
+    """Per seat zone: (names seen but not expected, names expected but not seen)."""
+    out = {}
+    for z in set(expected.zones) | set(seen.zones):
+        if not z.startswith("seat:"):
+            continue
+        e, s = expected.zone(z).names(), seen.zone(z).names()
+        if e != s:
+            out[z] = (s - e, e - s)
+    return out
+
+
 class _Scorer:
     """Costs of predicted tables against one seen table (memoised per zone)."""
 
-    def __init__(self, table: TableState, options: TrackerOptions) -> None:
+    def __init__(self, table: TableState, options: TrackerOptions,
+                 noise: dict[str, tuple[Counter[str], Counter[str]]] | None = None) -> None:
         self.options = options
+        self.noise = noise or {}
         self.zones: dict[str, tuple[list[dict[str, float]], int]] = {
             z: ([dict(c.probs) for c in s.up], s.down) for z, s in table.zones.items()
         }
         self._memo: dict[tuple, float] = {}
 
-    def cost(self, pred: Predicted, gathering: bool = False) -> float:
+    def cost(self, pred: Predicted, gathering: bool = False, under: Under | None = None) -> float:
+        """``pred``'s cost against the seen table; ``under``: per seat zone, the expected names that
+        may lie hidden under other cards (a miss costs ``seat_miss_cost``; other misses ``miss_cost``)."""
         total = 0.0
+        under = under or {}
         for z in set(pred) | set(self.zones):
             names, down = pred.get(z, (Counter(), 0))
-            key = (z, tuple(sorted(names.items())), down, gathering)
+            hidden = under.get(z)
+            key = (z, tuple(sorted(names.items())), down, gathering, tuple(sorted(hidden.items())) if hidden else ())
             c = self._memo.get(key)
             if c is None:
-                c = self._zone_cost(z, names, down, gathering)
+                c = self._zone_cost(z, names, down, gathering, hidden or Counter())
                 self._memo[key] = c
             total += c
         return total
 
-    def _zone_cost(self, zone: str, names: Counter[str], down: int, gathering: bool) -> float:
+    def _zone_cost(self, zone: str, names: Counter[str], down: int, gathering: bool, hidden: Counter[str]) -> float:
+        """One zone's cost (module docstring). Expected names and seen cards are paired greedily, most
+        probable first, a pair only where it costs less than leaving both unpaired."""
         o = self.options
         seen, seen_down = self.zones.get(zone, ([], 0))
         seat = zone.startswith("seat:")
-        miss = 0.0 if gathering else o.seat_miss_cost if seat else o.miss_cost
-        cap = o.miss_cost + o.extra_cost
+        extra_noise, missing_noise = self.noise.get(zone, (Counter(), Counter()))
+        tops = [max(d, key=d.__getitem__) if d else None for d in seen]
+
+        def miss(n: str) -> float:
+            if gathering or missing_noise[n] > 0:
+                return 0.0
+            return o.seat_miss_cost if hidden[n] > 0 else o.miss_cost
+
+        def extra(i: int) -> float:
+            return 0.0 if tops[i] is not None and extra_noise[tops[i]] > 0 else o.extra_cost * max(seen[i].values(), default=1.0)
+
         pairs = sorted(((d.get(n, 0.0), i, n) for i, d in enumerate(seen) for n in names if d.get(n, 0.0) > 0.0),
                        reverse=True)
         left = Counter(names)
@@ -627,14 +749,45 @@ class _Scorer:
         for p, i, n in pairs:
             if i in used or not left[n]:
                 continue
+            c = -math.log(max(p, 1e-9))
+            if c >= miss(n) + extra(i):
+                continue
             used.add(i)
             left[n] -= 1
-            cost += min(-math.log(max(p, 1e-9)), cap)
-        cost += miss * sum(left.values())
-        cost += o.extra_cost * sum(max(d.values(), default=1.0) for i, d in enumerate(seen) if i not in used)
+            cost += c
+        if not gathering:
+            left = left - missing_noise
+            coverable = sum((left & hidden).values())
+            cost += o.seat_miss_cost * coverable + o.miss_cost * (sum(left.values()) - coverable)
+        for i, d in enumerate(seen):
+            if i not in used:
+                if tops[i] is not None and extra_noise[tops[i]] > 0:
+                    extra_noise = extra_noise - Counter({tops[i]: 1})
+                    continue
+                cost += o.extra_cost * max(d.values(), default=1.0)
         if not (gathering and seen_down <= down):
             cost += o.down_cost * abs(down - seen_down)
         return cost * (o.seat_zone_weight if seat else 1.0)
+
+
+def _under(under: Under, before: Predicted, after: Predicted) -> Under:
+    """``under`` after an event that turned the table ``before`` into ``after``: the cards it moved
+    from another zone into a seat zone may lie under the card it brought from a hand or the stock
+    (a capture: the played card laid on the field card, both swept into the row); a card that only
+    it shows lies on top and must be seen."""
+    left: Counter[str] = Counter()
+    for z, (names, _down) in before.items():
+        if not z.startswith("seat:"):
+            left += names - after.get(z, (Counter(), 0))[0]
+    out = under
+    for z, (names, _down) in after.items():
+        if z.startswith("seat:"):
+            moved = (names - before.get(z, (Counter(), 0))[0]) & left
+            if moved:
+                if out is under:
+                    out = dict(under)
+                out[z] = out.get(z, Counter()) + moved
+    return out
 
 
 def _top(zone: tuple[Counter[str], int] | None) -> str | None:

@@ -50,9 +50,10 @@ frame's time, on every frame while the table stays still and unchanged.
 **Cards in table millimetres.** A recognised card's centre is the mean of its outline's corners
 in the recognition view, mapped to table mm; ``layout.zone_of`` gives its zone; cards in no zone
 (a cup, a card box, a phone) are left out. Two outlines of the same face whose centres lie within
-``match_mm`` and which share at least half of the smaller one are one card (the recogniser
-sometimes finds a second, turned rectangle over a card and names it as another): the less
-confident is left out. A face-up card's probabilities (:class:`SeenCard`) are
+``match_mm``, turned ``SECOND_OUTLINE_TURN_DEG`` or more from each other, sharing at least half of
+the smaller one, are one card (the recogniser sometimes finds a second, turned rectangle over a
+card and names it as another): the less confident is left out. Cards stacked in a row lie parallel
+and are kept. A face-up card's probabilities (:class:`SeenCard`) are
 its label with its confidence and its alternatives, the back left out, divided by their sum when
 that exceeds 1; a face-down card counts as one face-down card.
 
@@ -134,6 +135,8 @@ BACK_LABELS = ("back", "BACK")
 STACK_ZONES = PILE_ZONES
 """Zones where only the top card shows."""
 SHARED_ZONES = ("field",)
+SECOND_OUTLINE_TURN_DEG = 20.0
+"""Two overlapping outlines at least this far apart in direction (degrees) may be one card seen twice."""
 """Zones where cards lie side by side and a freed place is reused: no memory of covered cards."""
 
 
@@ -765,13 +768,15 @@ class Stabiliser:
 
     def _one_outline_per_card(self, cards: list[_Reading]) -> list[_Reading]:
         """The cards of one reading, a second outline of a card left out: of two outlines of the same
-        face whose centres lie within ``match_mm`` and which share at least half of the smaller one,
-        the less confident (module docstring, "Cards in table millimetres")."""
+        face whose centres lie within ``match_mm``, turned :data:`SECOND_OUTLINE_TURN_DEG` or more from
+        each other and sharing at least half of the smaller one, the less confident (module
+        docstring, "Cards in table millimetres")."""
         ranked = sorted(cards, key=lambda c: -max(c.probs.values(), default=1.0))
         kept: list[_Reading] = []
         for c in ranked:
             area = _area(c.polygon)
             if not any(k.face_up == c.face_up and float(np.hypot(*(k.centre - c.centre))) <= self.match_mm
+                       and _turn(k.polygon, c.polygon) >= SECOND_OUTLINE_TURN_DEG
                        and _overlap(k.polygon, c.polygon) >= 0.5 * min(area, _area(k.polygon)) for k in kept):
                 kept.append(c)
         return [c for c in cards if any(c is k for k in kept)]
@@ -1047,6 +1052,15 @@ class Stabiliser:
 def _month(name: str | None) -> str | None:
     """The month of a hanafuda sight name (``08`` of ``08-moon``); None for other names."""
     return name[:2] if name and name[:2].isdigit() and name[2:3] == "-" else None
+
+
+def _turn(a: np.ndarray, b: np.ndarray) -> float:
+    """The angle (degrees, 0-90) between the long sides of two outlines."""
+    def direction(poly: np.ndarray) -> float:
+        (_, _), (w, h), angle = cv2.minAreaRect(np.asarray(poly, np.float32))
+        return (angle + (90.0 if h > w else 0.0)) % 180.0
+    d = abs(direction(a) - direction(b)) % 180.0
+    return min(d, 180.0 - d)
 
 
 def _top(probs: dict[str, float]) -> str | None:
