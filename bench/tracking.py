@@ -134,6 +134,7 @@ def run_perfect(video: GameVideo, misread: float, seed: int) -> dict:
     started = time.perf_counter()
     for ts in perfect_states(video, misread, seed):
         u = tracker.update(ts.table, ts.t)
+        del committed[len(committed) - u.retracted:]
         committed.extend((ts.t, e) for e in u.committed)
         if u.state != previous and u.state in ("question", "out-of-sync"):
             states[u.state] += 1
@@ -141,6 +142,7 @@ def run_perfect(video: GameVideo, misread: float, seed: int) -> dict:
                 kinds[u.question.kind] += 1
         if u.question is not None:
             # as `fudaba replay` does with no answers file: the most likely answer, as a guess
+            del committed[len(committed) - u.question.candidates[0].retract:]
             committed.extend((ts.t, e) for e in tracker.choose(0))
             guesses += 1
         previous = u.state

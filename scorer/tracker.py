@@ -41,6 +41,17 @@ that. A pile top that a hypothesis lays and then covers costs ``miss_cost`` unle
 latest table and its fits to the earlier tables since the last commit (each capped at a miss plus a
 phantom), so an explanation that skipped a table it saw stays behind the one that followed it.
 
+*Repairs.* A card misread when its event was committed shows later: the game expects a card where
+the table has another. Before reporting a desync the tracker tries, once per table, every change of
+one card id (to a card of another sight name) in one of the round's last :data:`REPAIR_EVENTS`
+committed events whose card's sight name is among the differences; the repaired history must be
+legal. From the :data:`REPAIR_SEARCHES` repaired games that alone fit the table best (ties: the
+later event), a search must explain the table within ``max_cost``. The cheapest repair (its
+cost plus ``miss_cost``) is applied when no other lies within ``margin`` of it: the update retracts
+the events from the repaired one on (:attr:`Update.retracted`) and commits the repaired event and
+the ones after it again; several close repairs become a ``repair`` question whose candidates carry
+the retraction (:attr:`Explanation.retract`).
+
 Events without a trace (Hachi-hachi's declarations and calls, Poka's passes and no-claims, Bagaji's
 draws) are inferred where the rules leave one explanation; a deal is built from the table
 (observer form: hands and stock as counts, the face-up cards as seen); shown hands (claims,
@@ -56,7 +67,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from scorer.errors import ScorerError
@@ -134,16 +145,19 @@ class Explanation:
     debt: float = 0.0
     """How badly this explanation fitted the earlier tables since the last commit (each capped at
     a miss plus a phantom): a hypothesis that explained a table it saw poorly stays behind."""
+    retract: int = 0
+    """Committed events to take back before these events (a repair's candidate: its events then
+    start with the repaired event and the committed ones after it)."""
 
     @property
     def fit(self) -> float:
         """Fit to the latest table alone."""
         return self.cost - self.prior - self.debt
-    """Shown hands still lying after these events."""
 
     def describe(self) -> str:
         """The events in words."""
-        return "; ".join(e.describe() for e in self.events) or "nothing happened"
+        text = "; ".join(e.describe() for e in self.events) or "nothing happened"
+        return f"take back the last {self.retract} events, then: {text}" if self.retract else text
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,7 +165,8 @@ class Question:
     """An ambiguity the players must settle."""
 
     kind: str
-    """``which-event`` (several explanations stay close)."""
+    """``which-event`` (several explanations stay close) or ``repair`` (several repairs of a
+    committed card explain the table as well; module docstring, "Repairs")."""
     text: str
     candidates: tuple[Explanation, ...]
     """The choices, most likely first."""
@@ -174,7 +189,10 @@ class Update:
     """What one :meth:`Tracker.update` did."""
 
     committed: tuple[Event, ...] = ()
-    """Events applied to the match by this update, in order."""
+    """Events applied to the match by this update, in order (after the retracted ones were taken back)."""
+    retracted: int = 0
+    """Committed events this update took back first, the last ones (a repair: a record appends
+    ``{"type": "undo", "count": retracted}`` before :attr:`committed`)."""
     state: str = "synced"
     """``synced``, ``waiting`` (events are being held or weighed), ``question`` or ``out-of-sync``."""
     question: Question | None = None
@@ -191,6 +209,12 @@ class _Evidence:
     idle: frozenset[int]
     history: dict[str, frozenset[str]]
     reached: frozenset[str] = frozenset()
+
+
+REPAIR_EVENTS = 12
+"""How many of the round's last committed events a repair may change (module docstring, "Repairs")."""
+REPAIR_SEARCHES = 8
+"""How many repairs are searched from: those whose repaired game alone fits the table best."""
 
 
 class Tracker:
@@ -212,6 +236,7 @@ class Tracker:
         self._reached: set[str] = set()
         self._lead: tuple | None = None
         self._equivalent: tuple[tuple, tuple[Event, ...]] | None = None
+        self._repair_tried: tuple | None = None
         self._noise: dict[str, tuple[Counter[str], Counter[str]]] = {}
         """Per seat zone, the names seen there but not expected and those expected but not seen
         just after the last commit that left nothing pending (:func:`_seat_noise`)."""
@@ -292,6 +317,8 @@ class Tracker:
 
     def _decide(self, table: TableState, at: float) -> Update:
         opts = self.options
+        if self.question is not None and self.question.kind == "repair":
+            return Update(state="question", question=self.question)
         best = self._hyps[0]
         # replaying the best hypothesis to see whether a deal is due costs; only a poor fit needs it
         if not math.isfinite(best.cost) or (best.fit > opts.max_cost and not self._ends_in_deal(best)):
@@ -352,6 +379,89 @@ class Tracker:
                 self._noise[z] = fresh[z]
             else:
                 self._noise.pop(z, None)
+
+    @staticmethod
+    def _signature_of(table: TableState) -> tuple:
+        return table.signature()
+
+    def _repair(self, table: TableState, at: float) -> Update | None:
+        """A committed card misread: the repair of one card of one of the round's last
+        :data:`REPAIR_EVENTS` committed events that lets legal events explain ``table`` again
+        (module docstring, "Repairs"), applied; None when none does, or two different ones do."""
+        opts = self.options
+        expected = self.expected()
+        doubt: set[str] = set()
+        for z in set(expected.zones) | set(table.zones):
+            e, s = expected.zone(z).names(), table.zone(z).names()
+            doubt.update((e - s) | (s - e))
+        if not doubt:
+            return None
+        events = list(self.match.events)
+        first = len(events)
+        while first > 0 and len(events) - first < REPAIR_EVENTS and events[first - 1].TYPE != "deal":
+            first -= 1
+        ids_by_name: dict[str, str] = {}
+        for cid in sorted(_deck_ids(self.match)):
+            ids_by_name.setdefault(sight_name(cid), cid)
+        scorer = _Scorer(table, opts, self._noise)
+        evidence = _Evidence((), frozenset(), {})
+        found: list[tuple[float, int, Event, Explanation]] = []
+        deck = _deck_ids(self.match)
+        legal: list[tuple[float, int, Event]] = []
+        for i in range(len(events) - 1, first - 1, -1):
+            ev = events[i]
+            for f in fields(ev):
+                value = getattr(ev, f.name)
+                if not isinstance(value, str) or value not in deck or sight_name(value) not in doubt:
+                    continue
+                for name, cid in ids_by_name.items():
+                    if name == sight_name(value):
+                        continue
+                    new = replace(ev, **{f.name: cid})
+                    if self._rewrite(len(events) - i, (new, *events[i + 1:])):
+                        legal.append((scorer.cost(self._predicted(self._shown)), i, new))
+                        self._rewrite(len(events) - i, tuple(events[i:]))
+        legal.sort(key=lambda x: (x[0], -x[1]))
+        for _quick, i, new in legal[:REPAIR_SEARCHES]:
+            tail = events[i + 1:]
+            self._rewrite(len(events) - i, (new, *tail))
+            try:
+                root = Explanation((), 0.0, 0.0, (), self._shown)
+                ranked = sorted(self._search(root, table, scorer, evidence), key=lambda e: e.cost)
+                if ranked and ranked[0].fit <= opts.max_cost:
+                    found.append((ranked[0].cost + opts.miss_cost, i, new, ranked[0]))
+            finally:
+                self._rewrite(len(tail) + 1, tuple(events[i:]))
+        if not found:
+            return None
+        found.sort(key=lambda x: x[0])
+        cost, i, new, best = found[0]
+        tail = tuple(events[i + 1:])
+        close = [(c, k, n, b) for c, k, n, b in found if c - cost < opts.margin]
+        self._unexplained_since = None
+        self.desync = None
+        self._signature = table.signature()
+        if len(close) > 1:  # several repairs explain the table as well: the players say which
+            self._hyps = [Explanation((), math.inf, 0.0, (), self._shown)]
+            candidates = tuple(Explanation((n, *events[k + 1:], *b.events), c, retract=len(events) - k)
+                               for c, k, n, b in close[:4])
+            text = "Which card was it? " + " | ".join(f"({m + 1}) {e.describe()}" for m, e in enumerate(candidates))
+            self.question = Question("repair", text, candidates, at)
+            return Update(state="question", question=self.question)
+        self._rewrite(len(events) - i, (new, *tail))
+        self._hyps = [best]
+        return Update(committed=(new, *tail), retracted=len(events) - i, state="waiting", best=best)
+
+    def _rewrite(self, back: int, events: Sequence[Event]) -> bool:
+        """Take back the last ``back`` events and apply ``events``; False (the match as it was)
+        when the rules refuse one."""
+        undone = [self.match.undo() for _ in range(back)][::-1]
+        applied = self._replay(events)
+        if applied is None:
+            for old in undone:
+                self.match.apply(old)
+            return False
+        return True
 
     def _same_outcome_prefix(self, best: Explanation, close: list[Explanation]) -> tuple[Event, ...]:
         """The longest start of ``best`` that every close rival reaches too, by some start of its own
@@ -423,6 +533,10 @@ class Tracker:
         if not 0 <= index < len(self.question.candidates):
             raise ScorerError(f"choose 0-{len(self.question.candidates) - 1}, not {index}")
         chosen = self.question.candidates[index]
+        if chosen.retract:
+            for _ in range(chosen.retract):
+                self.match.undo()
+            chosen = replace(chosen, retract=0)
         self._hyps = [chosen]
         return self._commit(chosen.events)
 
@@ -468,6 +582,11 @@ class Tracker:
             self._unexplained_since = at
         if at - self._unexplained_since < self.options.desync_after_s:
             return Update(state="waiting", best=best)
+        if self._repair_tried != self._signature_of(table):
+            self._repair_tried = self._signature_of(table)
+            repaired = self._repair(table, at)
+            if repaired is not None:
+                return repaired
         diffs = tuple(self.expected().differences(table))
         text = f"Out of sync: {self.match.expecting()}; " + ("; ".join(diffs) if diffs else "the table looks different")
         self.desync = Desync(text, diffs, self._unexplained_since)

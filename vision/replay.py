@@ -181,6 +181,8 @@ class _Run:
     answered: int = 0
     bad_answers: int = 0
     desyncs: int = 0
+    retracted: int = 0
+    """Committed events taken back by repairs."""
     frames: int = 0
     first_t: float | None = None
     last_t: float = 0.0
@@ -284,6 +286,17 @@ def follow(source: Any, setup: Setup, *, recogniser: Any = None, profile: str | 
                 writer.append(ev, source=source_kind, evidence=evidence)
             say(f"{t:8.2f} s  {ev.describe()}" + ("" if source_kind == "camera" else f"  [{source_kind}]"))
 
+    def retract(count: int, t: float, source_kind: str, why: str) -> None:
+        """Take back the last ``count`` committed events in the record (a repair)."""
+        if not count:
+            return
+        del run.committed[len(run.committed) - count:]
+        run.events -= count
+        run.retracted += count
+        if writer is not None:
+            writer.append({"type": "undo", "count": count}, source=source_kind, evidence={"t": round(t, 3), "repair": why})
+        say(f"{t:8.2f} s  took back the last {count} events: {why}")
+
     def answer(t: float) -> None:
         q = tracker.question
         assert q is not None
@@ -301,6 +314,7 @@ def follow(source: Any, setup: Setup, *, recogniser: Any = None, profile: str | 
         else:
             run.answered += 1
         extra = {"question": q.text, "choice": choice, "candidates": [c.describe() for c in q.candidates]}
+        retract(q.candidates[choice].retract, t, kind, q.text)
         chosen = tracker.choose(choice)
         write(chosen, t, kind, q.candidates[choice].cost, extra)
         if recorder is not None:
@@ -346,6 +360,7 @@ def follow(source: Any, setup: Setup, *, recogniser: Any = None, profile: str | 
                     run.answered += 1
                     q = tracker.question
                     evidence = flight_evidence(last_best, "question") if recorder is not None else {}
+                    retract(q.candidates[typed_choice].retract, t, "answer", q.text)
                     chosen = tracker.choose(typed_choice)
                     write(chosen, t, "answer", q.candidates[typed_choice].cost,
                           {"question": q.text, "choice": typed_choice, "candidates": [c.describe() for c in q.candidates]})
@@ -357,6 +372,7 @@ def follow(source: Any, setup: Setup, *, recogniser: Any = None, profile: str | 
                 continue
             upd = tracker.update(table, t)
             clock = run.timed("track", clock)
+            retract(upd.retracted, t, "camera", "a card committed earlier was misread")
             if upd.committed:
                 write(upd.committed, t, "camera", upd.best.cost if upd.best is not None else None)
                 if recorder is not None and recorder.wants("commit"):
@@ -403,7 +419,7 @@ def follow(source: Any, setup: Setup, *, recogniser: Any = None, profile: str | 
         "record": str(out) if out is not None else None,
         "game": setup.game, "ruleset": setup.ruleset, "players": setup.players,
         "events": run.events, "questions": run.questions, "guesses": run.guesses, "answered": run.answered,
-        "bad_answers": run.bad_answers, "desyncs": run.desyncs,
+        "bad_answers": run.bad_answers, "desyncs": run.desyncs, "retracted": run.retracted,
         "seconds": round(seconds, 3), "wall_seconds": round(wall, 3),
         "speed_x_real_time": round(seconds / wall, 2) if wall > 0 else None,
         "frames": run.frames, "states": st.states, "recognitions": st.readings, "pile_recognitions": st.pile_readings,
