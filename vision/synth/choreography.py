@@ -10,6 +10,15 @@ forced-out hands and reshuffles included); the event says who acts and what is s
 to zones by :func:`scorer.table.place_zone`; hands are held off the table and never drawn. Cards of a claim
 or buy-out are laid face up in the seat zone, then taken back (claims) or put on the stock.
 
+Bagaji reveal: the engine settles a fully known round at its ending event (``stop``, ``win``, a
+winning ``call``, ``exhausted``), so the playout has no ``show`` events; a camera, though, can only
+settle the round once the hands lie face up. After such an event every seat that still holds
+concealed cards lays them face up (one seat after the other in seat order, starting with the
+ender, each by its own arm), side by side in its seat zone after its melds (:meth:`_Builder.reveal_poses`), and they
+lie still for :data:`REVEAL_HOLD_S` seconds before the next deal gathers them (or the video ends).
+This is choreography only: the events and their ``at`` times are unchanged; the revealed cards
+are what an observer's ``show`` events would lay down (places ``shown:N`` are seat zones).
+
 Positions are table millimetres; a card's ``angle_deg`` follows :mod:`vision.synth.layouts`.
 Times are rounded to milliseconds so that an event's ``at`` written with three decimals is exact.
 Face-down cards in the stock are interchangeable: when a card is drawn, the top card of the stock
@@ -33,6 +42,16 @@ SHOW_EVENTS = ("claim", "buyout")
 """Events whose ``cards`` are laid face up before anything else happens to them."""
 LIFT_MM = 35.0
 """Height of a carried card at the middle of its path (for its shadow)."""
+REVEAL_GAMES = ("bagaji",)
+"""Games whose concealed hands are laid face up after the round ends (see the module doc)."""
+REVEAL_ENDINGS = ("stop", "win", "exhausted")
+"""Events that end a Bagaji round (besides a winning ``call``)."""
+REVEAL_HOLD_S = 3.0
+"""How long the revealed hands lie still, no arm over the table, once the last seat's are down (s)."""
+REVEAL_GAP_MM = 8.0
+"""Space between revealed cards (and after the melds) when the seat zone is long enough."""
+REVEAL_MIN_STEP = 0.45
+"""Closest spacing of revealed cards in a short zone, in card widths (over half of each shows)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,6 +241,45 @@ class _Builder:
         return Pose((x + float(rng.normal(0, 1)), y + float(rng.normal(0, 1))),
                     seat.angle_deg + float(rng.normal(0, 2.5)), face_up), None
 
+    def reveal_poses(self, zone: str, n: int) -> list[Pose]:
+        """Face-up poses for ``n`` cards laid side by side across seat zone ``zone``, after the
+        cards already lying there (melds), upright for the seat and centred in the zone's depth:
+        :data:`REVEAL_GAP_MM` apart where the zone is long enough, else evenly overlapping (at least
+        :data:`REVEAL_MIN_STEP` card widths apart; in the shortest zones, 7-8 seats, the row may
+        then reach over the last meld card)."""
+        if n <= 0:
+            return []
+        z = self.layout.zone(zone)
+        seat = self.layout.seat(self.seat_of_zone(zone) or 1)
+        ox, oy = seat.outward
+        right = (-oy, ox)  # the axis along the seat's edge, as in slot_pose
+        xs = [p[0] for p in z.polygon_mm]
+        ys = [p[1] for p in z.polygon_mm]
+        length = (max(xs) - min(xs)) if seat.edge in ("bottom", "top") else (max(ys) - min(ys))
+        cw = self.card_mm[0]
+        c = z.center_mm
+        lo, hi = -length / 2 + 6 + cw / 2, length / 2 - 6 - cw / 2  # range of card centres along
+        along_of = [(s.pose.center_mm[0] - c[0]) * right[0] + (s.pose.center_mm[1] - c[1]) * right[1]
+                    for s, _ in self.on_table.values() if s.zone == zone]
+        if along_of:
+            last = max(along_of)
+            lo = max(lo, last + cw + REVEAL_GAP_MM)
+            if n > 1 and hi - lo < (n - 1) * REVEAL_MIN_STEP * cw:
+                lo = max(last + cw + 2.0, hi - (n - 1) * REVEAL_MIN_STEP * cw)  # a smaller gap first
+            lo = min(lo, hi - (n - 1) * REVEAL_MIN_STEP * cw)
+        step = cw + REVEAL_GAP_MM
+        if n > 1 and (n - 1) * step > hi - lo:
+            step = max((hi - lo) / (n - 1), REVEAL_MIN_STEP * cw)
+        width = (n - 1) * step
+        first = lo + max(0.0, (hi - lo - width) / 2)  # centred in the free stretch
+        out = []
+        for k in range(n):
+            along = first + k * step
+            x = c[0] + right[0] * along + float(self.rng.normal(0, 0.8))
+            y = c[1] + right[1] * along + float(self.rng.normal(0, 0.8))
+            out.append(Pose((x, y), seat.angle_deg + float(self.rng.normal(0, 1.2)), True))
+        return out
+
     # ------------------------------------------------------------------ legs
     def settled(self) -> tuple[Settled, ...]:
         return tuple(s for s, _ in sorted(self.on_table.values(), key=lambda v: v[1]))
@@ -375,9 +433,38 @@ def build_timeline(layout: ZoneLayout, card_mm: tuple[float, float], events: Seq
             at = _event(b, ev, seat or dealer, before, after)
         times.append(at)
         b.pause(float(rng.uniform(0.15, 0.5)))
+        nxt = events[i + 1] if i + 1 < len(events) else None
+        if after is not None and _ends_with_reveal(layout.game, ev) and (nxt is None or nxt.TYPE != "show"):
+            _reveal(b, seat or dealer, after)
         before = after if places[i] is not None else None
     b.pause(0.8)
     return Timeline(tuple(b.legs), tuple(times), b.t)
+
+
+def _ends_with_reveal(game: str, ev: Event) -> bool:
+    """True when ``ev`` ends a round whose concealed hands are then laid face up (Bagaji)."""
+    return game in REVEAL_GAMES and (ev.TYPE in REVEAL_ENDINGS or (ev.TYPE == "call" and bool(getattr(ev, "win", False))))
+
+
+def _reveal(b: _Builder, first: int, after: Places) -> None:
+    """After a round's end: every seat in seat order from ``first`` (the ender) lays the concealed cards it
+    holds in ``after`` face up in its seat zone with its own arm (:meth:`_Builder.reveal_poses`);
+    then nothing moves for :data:`REVEAL_HOLD_S` seconds. The cards stay until the next deal
+    gathers the table; they count as the seat's ``shown:N`` place."""
+    n = b.layout.players
+    b.pause(0.5)
+    seats = [(first - 1 + k) % n + 1 for k in range(n)]
+    todo = [s for s in seats if after[f"hand:{s}"].known]
+    for k, seat in enumerate(todo):
+        name, zone = f"hand:{seat}", f"seat:{seat}"
+        uids = [b.take_logical(name, cid) for cid in after[name].known]
+        poses = b.reveal_poses(zone, len(uids))
+        b.carry_group(seat, [(u, p, zone) for u, p in zip(uids, poses, strict=True)], from_hand=True)
+        b.withdraw(seat, b.release_point)
+        b.logical.setdefault(f"shown:{seat}", []).extend(uids)
+        if k < len(todo) - 1:
+            b.pause(float(b.rng.uniform(0.3, 0.6)))
+    b.pause(REVEAL_HOLD_S)
 
 
 def _towards_centre(layout: ZoneLayout, seat: int, rng: np.random.Generator) -> tuple[float, float]:

@@ -2,7 +2,8 @@
 
 ``GameVideo(spec)`` plays the game (:mod:`vision.synth.playout`), turns the events into physical
 actions (:mod:`vision.synth.choreography`: the deal, arms carrying cards from the acting seat's
-side, captures sliding into seat zones, piles growing, shown hands, hovering hands and pauses),
+side, captures sliding into seat zones, piles growing, shown hands, Bagaji's hands laid face up
+after each round so that a camera can settle it, hovering hands and pauses),
 and renders frames (:mod:`vision.synth.frames`). :func:`write_video` writes ``video.mp4``
 (OpenCV ``mp4v``; ``.avi`` with MJPG as a fallback), ``record.jsonl`` (the scorer's game record,
 each event's ``at`` = the video time in seconds when its action completes) and ``truth.jsonl``
