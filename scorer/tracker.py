@@ -14,7 +14,9 @@ prefix has led for ``hold_s`` seconds of table time (at once when nothing else i
 margin). So an ambiguity that only a later move settles (a declaration with no trace, a pass
 against a play with no arm seen) is carried along, not guessed. When the first events of close
 hypotheses differ for ``ask_after_s`` the players are asked (:class:`Question`). When even the best
-hypothesis costs more than ``max_cost`` for ``desync_after_s``, the tracker is *out of sync*
+hypothesis fits the latest table worse than ``max_cost`` for ``desync_after_s`` (its seat zones
+counting at most ``max_cost``: what capture rows and melds show alone never makes a desync), the
+tracker is *out of sync*
 (:class:`Desync`, the differences in words) until the table and the game agree again or a
 correction arrives.
 
@@ -36,7 +38,8 @@ seen since the table last changed adds ``actor_cost`` when arms were seen (a dea
 arm must be the first seen; an event without a seat, such as Poka's table card, is the dealer's),
 and so does an event that takes a card from the stock when arms were seen but no hand went to the
 stock (``TableState.reached``); in Poka a hand at the stock that no event took from costs half
-that. A pile top that a hypothesis lays and then covers costs ``miss_cost`` unless the camera saw it
+that; a deal after events that end the round before it in the same change costs as much again
+(the table is seen while its cards are gathered). A pile top that a hypothesis lays and then covers costs ``miss_cost`` unless the camera saw it
 (``TableState.history``). A hypothesis's cost is the sum of its events' costs, its fit to the
 latest table and its fits to the earlier tables since the last commit (each capped at a miss plus a
 phantom), so an explanation that skipped a table it saw stays behind the one that followed it.
@@ -45,9 +48,11 @@ phantom), so an explanation that skipped a table it saw stays behind the one tha
 the table has another. Before reporting a desync the tracker tries, once per table, every change of
 one card id (to a card of another sight name) in one of the round's last :data:`REPAIR_EVENTS`
 committed events whose card's sight name is among the differences; the repaired history must be
-legal. From the :data:`REPAIR_SEARCHES` repaired games that alone fit the table best (ties: the
-later event), a search must explain the table within ``max_cost``. The cheapest repair (its
-cost plus ``miss_cost``) is applied when no other lies within ``margin`` of it: the update retracts
+legal. A repair costs how much worse the repaired game fits the table the repaired event was
+committed on (the camera's second choice for a card costs little there) plus ``miss_cost``. From
+the :data:`REPAIR_SEARCHES` repairs whose repaired game alone fits the table now best (that cost
+included; ties: the later event), a search must explain the table within ``max_cost``. The
+cheapest repair (with the search's cost) is applied when no other lies within ``margin`` of it: the update retracts
 the events from the repaired one on (:attr:`Update.retracted`) and commits the repaired event and
 the ones after it again; several close repairs become a ``repair`` question whose candidates carry
 the retraction (:attr:`Explanation.retract`).
@@ -145,6 +150,8 @@ class Explanation:
     debt: float = 0.0
     """How badly this explanation fitted the earlier tables since the last commit (each capped at
     a miss plus a phantom): a hypothesis that explained a table it saw poorly stays behind."""
+    seat_fit: float = 0.0
+    """The part of the fit to the latest table from seat zones."""
     retract: int = 0
     """Committed events to take back before these events (a repair's candidate: its events then
     start with the repaired event and the committed ones after it)."""
@@ -211,7 +218,7 @@ class _Evidence:
     reached: frozenset[str] = frozenset()
 
 
-REPAIR_EVENTS = 12
+REPAIR_EVENTS = 8
 """How many of the round's last committed events a repair may change (module docstring, "Repairs")."""
 REPAIR_SEARCHES = 8
 """How many repairs are searched from: those whose repaired game alone fits the table best."""
@@ -237,6 +244,8 @@ class Tracker:
         self._lead: tuple | None = None
         self._equivalent: tuple[tuple, tuple[Event, ...]] | None = None
         self._repair_tried: tuple | None = None
+        self._commits_seen: list[tuple[int, TableState]] = []
+        """(event count after a commit, the table it was committed on), the last ones."""
         self._noise: dict[str, tuple[Counter[str], Counter[str]]] = {}
         """Per seat zone, the names seen there but not expected and those expected but not seen
         just after the last commit that left nothing pending (:func:`_seat_noise`)."""
@@ -312,7 +321,7 @@ class Tracker:
         ranked = _diverse(sorted(found.values(), key=lambda e: e.cost), self.options.hypotheses)
         if ranked:
             low = min(h.debt for h in ranked)
-            ranked = [Explanation(h.events, h.cost - low, h.prior, h.costs, h.shown, h.debt - low) for h in ranked]
+            ranked = [replace(h, cost=h.cost - low, debt=h.debt - low) for h in ranked]
         self._hyps = ranked or [Explanation((), math.inf)]
 
     def _decide(self, table: TableState, at: float) -> Update:
@@ -321,7 +330,7 @@ class Tracker:
             return Update(state="question", question=self.question)
         best = self._hyps[0]
         # replaying the best hypothesis to see whether a deal is due costs; only a poor fit needs it
-        if not math.isfinite(best.cost) or (best.fit > opts.max_cost and not self._ends_in_deal(best)):
+        if not math.isfinite(best.cost) or (_gated(best, opts) > opts.max_cost and not self._ends_in_deal(best)):
             return self._unexplained(table, at, best)
         self._unexplained_since = None
         self.desync = None
@@ -349,6 +358,7 @@ class Tracker:
             # the events that have led for hold_s; those appended since wait their turn
             prefix = prefix[: len(self._lead)]
         committed = self._commit(prefix)
+        self._note_commit(table)
         if len(key) > len(prefix):
             self._lead, self._lead_since = key[len(prefix):], at
         self._update_noise(table)
@@ -410,6 +420,8 @@ class Tracker:
         legal: list[tuple[float, int, Event]] = []
         for i in range(len(events) - 1, first - 1, -1):
             ev = events[i]
+            then = self._seen_then(i)
+            before = self._then_cost(then, len(events))
             for f in fields(ev):
                 value = getattr(ev, f.name)
                 if not isinstance(value, str) or value not in deck or sight_name(value) not in doubt:
@@ -419,17 +431,18 @@ class Tracker:
                         continue
                     new = replace(ev, **{f.name: cid})
                     if self._rewrite(len(events) - i, (new, *events[i + 1:])):
-                        legal.append((scorer.cost(self._predicted(self._shown)), i, new))
+                        worse = self._then_cost(then, len(events)) - before
+                        legal.append((scorer.cost(self._predicted(self._shown)) + worse, worse, i, new))
                         self._rewrite(len(events) - i, tuple(events[i:]))
-        legal.sort(key=lambda x: (x[0], -x[1]))
-        for _quick, i, new in legal[:REPAIR_SEARCHES]:
+        legal.sort(key=lambda x: (x[0], -x[2]))
+        for _quick, worse, i, new in legal[:REPAIR_SEARCHES]:
             tail = events[i + 1:]
             self._rewrite(len(events) - i, (new, *tail))
             try:
                 root = Explanation((), 0.0, 0.0, (), self._shown)
                 ranked = sorted(self._search(root, table, scorer, evidence), key=lambda e: e.cost)
-                if ranked and ranked[0].fit <= opts.max_cost:
-                    found.append((ranked[0].cost + opts.miss_cost, i, new, ranked[0]))
+                if ranked and _gated(ranked[0], opts) <= opts.max_cost:
+                    found.append((ranked[0].cost + opts.miss_cost + worse, i, new, ranked[0]))
             finally:
                 self._rewrite(len(tail) + 1, tuple(events[i:]))
         if not found:
@@ -451,6 +464,32 @@ class Tracker:
         self._rewrite(len(events) - i, (new, *tail))
         self._hyps = [best]
         return Update(committed=(new, *tail), retracted=len(events) - i, state="waiting", best=best)
+
+    def _note_commit(self, table: TableState) -> None:
+        """Remember the table that events up to the match's event count now were committed on."""
+        self._commits_seen.append((self.match.event_count, table))
+        del self._commits_seen[: -2 * REPAIR_EVENTS]
+
+    def _seen_then(self, index: int) -> tuple[int, _Scorer] | None:
+        """The first table seen when event ``index`` (0-based) was committed, with the event count
+        then, as a scorer (None when not remembered)."""
+        for count, table in self._commits_seen:
+            if count > index:
+                return count, _Scorer(table, self.options)
+        return None
+
+    def _then_cost(self, then: tuple[int, _Scorer] | None, now: int) -> float:
+        """The fit of the match as it stood ``then`` (the event count of :meth:`_seen_then`) to the
+        table seen then; the match holds ``now`` events and is left so."""
+        if then is None:
+            return 0.0
+        count, scorer = then
+        undone = [self.match.undo() for _ in range(now - count)][::-1]
+        try:
+            return scorer.cost(self._predicted(self._shown))
+        finally:
+            for ev in undone:
+                self.match.apply(ev)
 
     def _rewrite(self, back: int, events: Sequence[Event]) -> bool:
         """Take back the last ``back`` events and apply ``events``; False (the match as it was)
@@ -538,7 +577,10 @@ class Tracker:
                 self.match.undo()
             chosen = replace(chosen, retract=0)
         self._hyps = [chosen]
-        return self._commit(chosen.events)
+        done = self._commit(chosen.events)
+        if self.last_table is not None:
+            self._note_commit(self.last_table)
+        return done
 
     def _restart(self) -> None:
         self._hyps = [Explanation((), 0.0, 0.0, (), self._shown)]
@@ -559,8 +601,8 @@ class Tracker:
             if shown is not None:
                 self._shown = _add_shown(self._shown, shown, self._predicted(()))
         n = len(events)
-        self._hyps = [Explanation(h.events[n:], h.cost - sum(h.costs[:n]), h.prior - sum(h.costs[:n]),
-                                  h.costs[n:], h.shown, h.debt) for h in keep] or [Explanation((), 0.0, 0.0, (), self._shown)]
+        self._hyps = [replace(h, events=h.events[n:], cost=h.cost - sum(h.costs[:n]), prior=h.prior - sum(h.costs[:n]),
+                              costs=h.costs[n:]) for h in keep] or [Explanation((), 0.0, 0.0, (), self._shown)]
         self._lead = None
         self.question = None
         self._ambiguous_since = None
@@ -617,8 +659,8 @@ class Tracker:
         cap = opts.miss_cost + opts.extra_cost
         debt = hyp.debt + min(hyp.fit, cap) if math.isfinite(hyp.cost) else 0.0
         start_under: Under = {z: Counter(names) for z, (names, _down) in start.items() if z.startswith("seat:")}
-        out = [Explanation(hyp.events, hyp.prior + debt + scorer.cost(start, gathering, start_under), hyp.prior,
-                           hyp.costs, base_shown, debt)]
+        fit, seat_fit = scorer.fit(start, gathering, start_under)
+        out = [Explanation(hyp.events, hyp.prior + debt + fit, hyp.prior, hyp.costs, base_shown, debt, seat_fit)]
         frontier: list[tuple[float, tuple[Event, ...], tuple[float, ...], Shown, int, Under]] = [
             (hyp.prior, (), (), base_shown, 0, start_under)]
         seen_paths: set[tuple] = set()
@@ -650,9 +692,13 @@ class Tracker:
                                 cost_ev += opts.silent_seen_cost if seat in evidence.idle else opts.silent_cost
                             else:
                                 cost_ev += self._actor_cost(ev, evidence)
+                            if ev.TYPE == "deal" and not gathering:
+                                # the round before ended within this change: its cards were never
+                                # seen gathered, which takes seconds
+                                cost_ev += opts.actor_cost
                             cost_ev += self._covered_cost(start, before, pred, evidence)
                             new_under = under if silent else _under(under, before, pred)
-                            fit = scorer.cost(pred, match.phase() == "deal" and not match.is_over, new_under)
+                            fit, seat_fit = scorer.fit(pred, match.phase() == "deal" and not match.is_over, new_under)
                             total_prior = prior + cost_ev
                             if silent and n_silent >= opts.silent_depth:
                                 continue
@@ -662,7 +708,7 @@ class Tracker:
                                 final = total_prior + self._unused_reach(path + (ev,), evidence)
                                 out.append(Explanation(hyp.events + path + (ev,), final + debt + fit, final,
                                                        hyp.costs + costs + (cost_ev + final - total_prior,),
-                                                       new_shown, debt))
+                                                       new_shown, debt, seat_fit))
                         finally:
                             match.undo()
                 finally:
@@ -803,6 +849,12 @@ def _common_prefix(paths: Sequence[tuple[Event, ...]]) -> tuple[Event, ...]:
 
 
 # ---------------------------------------------------------------------- scoring
+def _gated(hyp: Explanation, options: TrackerOptions) -> float:
+    """The fit that decides whether the tracker is in sync: seat zones count up to ``max_cost``
+    (capture rows and melds misread and hide cards; what they show alone never makes a desync)."""
+    return hyp.fit - hyp.seat_fit + min(hyp.seat_fit, options.max_cost)
+
+
 def _seat_noise(expected: TableState, seen: TableState) -> dict[str, tuple[Counter[str], Counter[str]]]:
     """Per seat zone: (names seen but not expected, names expected but not seen)."""
     out = {}
@@ -830,7 +882,11 @@ class _Scorer:
     def cost(self, pred: Predicted, gathering: bool = False, under: Under | None = None) -> float:
         """``pred``'s cost against the seen table; ``under``: per seat zone, the expected names that
         may lie hidden under other cards (a miss costs ``seat_miss_cost``; other misses ``miss_cost``)."""
-        total = 0.0
+        return self.fit(pred, gathering, under)[0]
+
+    def fit(self, pred: Predicted, gathering: bool = False, under: Under | None = None) -> tuple[float, float]:
+        """:meth:`cost`, and its part from seat zones."""
+        total = seats = 0.0
         under = under or {}
         for z in set(pred) | set(self.zones):
             names, down = pred.get(z, (Counter(), 0))
@@ -841,7 +897,9 @@ class _Scorer:
                 c = self._zone_cost(z, names, down, gathering, hidden or Counter())
                 self._memo[key] = c
             total += c
-        return total
+            if z.startswith("seat:"):
+                seats += c
+        return total, seats
 
     def _zone_cost(self, zone: str, names: Counter[str], down: int, gathering: bool, hidden: Counter[str]) -> float:
         """One zone's cost (module docstring). Expected names and seen cards are paired greedily, most
