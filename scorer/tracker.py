@@ -71,7 +71,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
@@ -244,6 +244,9 @@ class Tracker:
         self._lead: tuple | None = None
         self._equivalent: tuple[tuple, tuple[Event, ...]] | None = None
         self._repair_tried: tuple | None = None
+        self._visible: frozenset[str] = frozenset()
+        """Every sight name the table being explained shows (any of a card's names) or a pile
+        showed meanwhile (:meth:`GameHooks.plausible`)."""
         self._commits_seen: list[tuple[int, TableState]] = []
         """(event count after a commit, the table it was committed on), the last ones."""
         self._noise: dict[str, tuple[Counter[str], Counter[str]]] = {}
@@ -308,6 +311,7 @@ class Tracker:
     def _extend(self, table: TableState, evidence: _Evidence) -> None:
         """Every hypothesis extended to explain ``table``; the cheapest kept."""
         scorer = _Scorer(table, self.options, self._noise)
+        self._visible = _visible(table, evidence.history)
         found: dict[tuple, Explanation] = {}
         floor = self._hyps[0].cost if self._hyps else 0.0
         window = self.options.extend_within
@@ -415,6 +419,7 @@ class Tracker:
             ids_by_name.setdefault(sight_name(cid), cid)
         scorer = _Scorer(table, opts, self._noise)
         evidence = _Evidence((), frozenset(), {})
+        self._visible = _visible(table, {z: frozenset(n) for z, n in self._history.items()})
         found: list[tuple[float, int, Event, Explanation]] = []
         deck = _deck_ids(self.match)
         legal: list[tuple[float, int, Event]] = []
@@ -771,6 +776,7 @@ class Tracker:
             events = match.legal_events()
         except NotEnumerableError:
             events = []
+        events = self._hooks.plausible(events, self._visible)
         if match.phase() == "deal":
             events = [*events, *self._hooks.deals(match, table)]
         events = [*events, *self._hooks.shows(match, table)]
@@ -849,6 +855,14 @@ def _common_prefix(paths: Sequence[tuple[Event, ...]]) -> tuple[Event, ...]:
 
 
 # ---------------------------------------------------------------------- scoring
+def _visible(table: TableState, history: Mapping[str, Iterable[str]]) -> frozenset[str]:
+    """Every sight name ``table`` shows (any name a card may have) or a pile showed meanwhile."""
+    names = {n for z in table.zones.values() for c in z.up for n, _p in c.probs}
+    for seen in history.values():
+        names.update(seen)
+    return frozenset(names)
+
+
 def _gated(hyp: Explanation, options: TrackerOptions) -> float:
     """The fit that decides whether the tracker is in sync: seat zones count up to ``max_cost``
     (capture rows and melds misread and hide cards; what they show alone never makes a desync)."""
@@ -1097,6 +1111,11 @@ class GameHooks:
         """Candidate events that lay cards face up in a seat zone (claims, buy-outs, showdowns)."""
         return []
 
+    def plausible(self, events: list[Event], visible: frozenset[str]) -> list[Event]:
+        """The legal events worth trying, ``visible`` being every sight name the table shows or a
+        pile showed meanwhile (all of them by default)."""
+        return events
+
     def source_zone(self, ev: Event) -> str | None:
         """The table zone ``ev`` takes a card from (the stock for a draw or a table card), where
         an arm's hand must have gone."""
@@ -1180,6 +1199,20 @@ class _HachiHachiHooks(_ShowHooks):
 
 class _BagajiHooks(_ShowHooks):
     claim_types = ()
+
+    def plausible(self, events: list[Event], visible: frozenset[str]) -> list[Event]:
+        """Hidden hands make every unseen card a legal discard, call or show: keep those whose
+        cards the table shows (shows come from :meth:`shows`), and draws of an unseen card
+        (nobody but the drawer sees it) where the engine offers one."""
+        blind = {ev.seat for ev in events if ev.TYPE == "draw" and ev.card is None}  # type: ignore[attr-defined]
+        out = []
+        for ev in events:
+            if ev.TYPE == "show" or (ev.TYPE == "draw" and ev.card is not None and ev.seat in blind):  # type: ignore[attr-defined]
+                continue
+            cards = (ev.card,) if ev.TYPE == "discard" else getattr(ev, "cards", ())  # type: ignore[attr-defined]
+            if all(sight_name(c) in visible for c in cards):
+                out.append(ev)
+        return out
 
     def claims(self, match: Match, seat: int, cards: tuple[str, ...]) -> list[Event]:
         return [match.EVENTS.types()["show"](seat, cards)]
