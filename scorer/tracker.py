@@ -14,8 +14,8 @@ prefix has led for ``hold_s`` seconds of table time (at once when nothing else i
 margin). So an ambiguity that only a later move settles (a declaration with no trace, a pass
 against a play with no arm seen) is carried along, not guessed. When the first events of close
 hypotheses differ for ``ask_after_s`` the players are asked (:class:`Question`). When even the best
-hypothesis fits the latest table worse than ``max_cost`` for ``desync_after_s`` (its seat zones
-counting at most ``max_cost``: what capture rows and melds show alone never makes a desync), the
+hypothesis fits the latest table worse than ``max_cost`` for ``desync_after_s`` (in Hachi-hachi
+its seat zones counting at most ``max_cost``: what capture rows show alone never makes a desync), the
 tracker is *out of sync*
 (:class:`Desync`, the differences in words) until the table and the game agree again or a
 correction arrives.
@@ -334,7 +334,7 @@ class Tracker:
             return Update(state="question", question=self.question)
         best = self._hyps[0]
         # replaying the best hypothesis to see whether a deal is due costs; only a poor fit needs it
-        if not math.isfinite(best.cost) or (_gated(best, opts) > opts.max_cost and not self._ends_in_deal(best)):
+        if not math.isfinite(best.cost) or (_gated(best, opts, self._hooks.seat_rows) > opts.max_cost and not self._ends_in_deal(best)):
             return self._unexplained(table, at, best)
         self._unexplained_since = None
         self.desync = None
@@ -446,7 +446,7 @@ class Tracker:
             try:
                 root = Explanation((), 0.0, 0.0, (), self._shown)
                 ranked = sorted(self._search(root, table, scorer, evidence), key=lambda e: e.cost)
-                if ranked and _gated(ranked[0], opts) <= opts.max_cost:
+                if ranked and _gated(ranked[0], opts, self._hooks.seat_rows) <= opts.max_cost:
                     found.append((ranked[0].cost + opts.miss_cost + worse, i, new, ranked[0]))
             finally:
                 self._rewrite(len(tail) + 1, tuple(events[i:]))
@@ -863,10 +863,11 @@ def _visible(table: TableState, history: Mapping[str, Iterable[str]]) -> frozens
     return frozenset(names)
 
 
-def _gated(hyp: Explanation, options: TrackerOptions) -> float:
-    """The fit that decides whether the tracker is in sync: seat zones count up to ``max_cost``
-    (capture rows and melds misread and hide cards; what they show alone never makes a desync)."""
-    return hyp.fit - hyp.seat_fit + min(hyp.seat_fit, options.max_cost)
+def _gated(hyp: Explanation, options: TrackerOptions, rows: bool) -> float:
+    """The fit that decides whether the tracker is in sync; with ``rows`` (seat zones hold
+    overlapping capture rows: :attr:`GameHooks.seat_rows`) seat zones count up to ``max_cost``
+    (slivers are misread and hidden: what the rows show alone never makes a desync)."""
+    return hyp.fit - hyp.seat_fit + min(hyp.seat_fit, options.max_cost) if rows else hyp.fit
 
 
 def _seat_noise(expected: TableState, seen: TableState) -> dict[str, tuple[Counter[str], Counter[str]]]:
@@ -1085,6 +1086,8 @@ class GameHooks:
 
     stock_reach_means_draw = False
     """True where nothing but a draw or table card takes a hand to the stock."""
+    seat_rows = False
+    """True where seat zones hold overlapping capture rows (Hachi-hachi), read as slivers."""
 
     def deals(self, match: Match, table: TableState) -> list[Event]:
         """Candidate deals that would leave ``table``'s face-up cards (one per possible dealer)."""
@@ -1186,6 +1189,7 @@ class _PokaHooks(_ShowHooks):
 
 class _HachiHachiHooks(_ShowHooks):
     claim_types = ("claim", "buyout")
+    seat_rows = True
 
     def claims(self, match: Match, seat: int, cards: tuple[str, ...]) -> list[Event]:
         from scorer.hachihachi import teyaku as ty
