@@ -490,3 +490,107 @@ def test_sample_record_replays():
     assert len(m.results) == 2 and m.is_over
     again = record.loads(record.export(m, rec.header.ruleset, rec.header.start).dumps()).replay()
     assert again.results == m.results
+
+
+def _full_round(seed: int, players: int = 3) -> tuple[BagajiMatch, list, list]:
+    """One round played at random (``scorer.simulate``'s way) with every card known: the match,
+    its events and the places after each event."""
+    m = BagajiMatch([f"Seat {i + 1}" for i in range(players)])
+    rng = random.Random(seed)
+    events, places = [], []
+    while not m.results:
+        ev = m.random_event(rng)
+        m.apply(ev)
+        events.append(ev)
+        places.append(m.state.places)
+    return m, events, places
+
+
+# Long rounds with a reshuffle (B12): a win by drawing (a moon), a winning call right after the
+# blind drawer discards the card it drew, and two stops after two reshuffles.
+@pytest.mark.parametrize("seed", [2000, 1991, 1997, 2054])
+def test_observer_blind_draws_after_a_reshuffle_settle_as_the_full_record(seed):
+    """After a reshuffle every stock card is a known id (they were discards), but the camera does
+    not see which one is drawn: the observer record's ``draw(seat, null)`` is listed and accepted,
+    the drawer may then discard any of the reshuffled cards, and once the hands are shown the round
+    settles exactly as the fully known record."""
+    full, events, places = _full_round(seed)
+    reshuffles = [i for i, ev in enumerate(events) if isinstance(ev, Reshuffle)]
+    assert reshuffles, f"seed {seed}: no reshuffle in the round"
+    r = reshuffles[0]
+    reshuffled = set(places[r]["stock"].known)
+    drawer = events[r + 1].seat
+    assert isinstance(events[r + 1], Draw)
+    assert any(
+        isinstance(ev, Discard) and ev.seat == drawer and ev.card in reshuffled for ev in events[r + 2 :]
+    ), "the blind drawer discards one of the reshuffled cards"
+    obs = BagajiMatch(full.players, full.options)
+    after_reshuffle = False
+    for i, ev in enumerate(events):
+        if isinstance(ev, Deal):
+            ev = Deal((5,) * len(ev.hands), len(ev.stock), at=ev.at)
+        elif isinstance(ev, Draw):
+            if after_reshuffle:
+                stock = obs.state.places["stock"]
+                assert stock.known and not stock.hidden  # the reshuffled discards, all known ids
+                legal = obs.legal_events()
+                assert Draw(ev.seat, None) in legal
+                assert {Draw(ev.seat, c) for c in stock.known} <= set(legal)
+            ev = Draw(ev.seat, None, at=ev.at)
+        assert obs.check(ev) is None, (i, ev)
+        obs.apply(ev)
+        if isinstance(ev, Draw) and after_reshuffle:
+            after_reshuffle = False
+            now = obs.state.places
+            # The drawn card is one of the reshuffled ones, now hidden in the hand; the stock's
+            # other cards lost their identities with it (never a wrong one).
+            assert not now["stock"].known and now["stock"].hidden == places[i]["stock"].size
+            assert now.multiset() == Counter(cards.deck(obs.deck).cards)
+            assert events[i].card in now.candidates(f"hand:{ev.seat}")
+            assert all(now.can_take(f"hand:{ev.seat}", c) for c in reshuffled)
+            assert Draw(obs.to_play(), None) not in obs.legal_events()  # a discard or win is due
+        if isinstance(ev, Reshuffle):
+            after_reshuffle = True
+            assert obs.state.places["stock"].known == places[i]["stock"].known
+    assert not obs.results and obs.state.phase == "showdown"
+    end = places[-1]
+    for k in range(1, len(full.players) + 1):
+        hand = end[f"hand:{k}"].known
+        if hand:
+            obs.apply(Show(k, tuple(sorted(hand))))
+    assert obs.results == full.results
+    assert obs.state.places.multiset() == Counter(cards.deck(obs.deck).cards)
+    # The full record still replays unchanged, named draws after the reshuffle included.
+    again = BagajiMatch(full.players, full.options)
+    for ev in events:
+        again.apply(ev)
+    assert again.results == full.results and again.state.places == full.state.places
+
+
+def test_blind_draw_from_a_reshuffled_stock_in_a_hand_built_observer_game():
+    """A small observer position: the stock runs dry, the discards are reshuffled, a blind draw follows
+    and the drawer discards a reshuffled card; undo gives the stock its known ids back."""
+    t = Table([[1, 2, 3, 4, 12], [1, 2, 3, 4, 11]], observer=True)
+    seat = 1
+    while t.s.places["stock"].size:
+        t.m.apply(Draw(seat, None))
+        # The card drawn if the stock lay in this order: a stock card, never one of the dealt ones.
+        card = t.stock[len(t.stock) - t.s.places["stock"].size - 1]
+        t.m.apply(Discard(seat, card))
+        seat = 3 - seat
+    assert Draw(seat, None) not in t.m.legal_events()
+    t.m.apply(Reshuffle())
+    stock = t.s.places["stock"]
+    assert stock.known and not stock.hidden
+    assert Draw(seat, None) in t.m.legal_events()
+    t.m.apply(Draw(seat, None))
+    assert t.s.places["stock"].hidden == stock.size - 1 and not t.s.places["stock"].known
+    drawn = stock.known[0]
+    t.m.apply(Discard(seat, drawn))
+    seat = 3 - seat
+    assert Draw(seat, None) in t.m.legal_events()
+    t.m.apply(Draw(seat, None))
+    t.m.undo()
+    t.m.undo()
+    t.m.undo()
+    assert t.s.places["stock"].known == stock.known  # undo restores the identities exactly

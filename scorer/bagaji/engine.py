@@ -39,7 +39,11 @@ Choices where the rules are silent (also in the dashboard's rules page):
   and is not listed by ``legal_events()``. ``random_event`` adds simulated ``at`` times (1-6 s apart).
 * ``legal_events()`` lists what the known cards allow: with a hidden hand, every card that could be
   in it (discards, call pairs), and stops and wins that cannot be refuted yet; in a showdown it lists
-  one-card shows (a show may lay down several cards at once).
+  one-card shows (a show may lay down several cards at once). While the stock holds cards it lists
+  the unseen draw ``draw(seat, null)`` besides the named ones, also when every stock card is known
+  (after a ``reshuffle``: an observer saw the discards but not which of them is drawn). An unseen
+  draw from a stock with known cards forgets their identities (they become unseen cards: the drawn
+  one is hidden in the hand, the rest hidden in the stock); less precise, never wrong.
 * In observer mode (hidden hands) ``random_event`` never stops or wins on a hand it cannot see, so
   random observer playouts are meant to be short; property tests translate fully known playouts.
 """
@@ -359,7 +363,10 @@ class BagajiMatch(Match):
             alt = "reshuffle" if self.options.stock_exhausted == "reshuffle" else "exhausted"
             raise self._refuse("stock-empty", f"the stock is empty: the next event is '{alt}' (B12)")
         if e.card is None:
-            if not stock.hidden:
+            # Unseen draw: an observer cannot tell which stock card went. Known stock cards (the
+            # discards of a reshuffle, B12) lose their identities: they join the unseen cards, so
+            # the drawn one is a hidden card of the hand and the rest hidden cards of the stock.
+            if stock.known:
                 places = places.forget(STOCK)
             places = places.move_hidden(STOCK, _hand(seat), 1)
         else:
@@ -757,8 +764,7 @@ class BagajiMatch(Match):
                     out.extend(Draw(p, c) for c in dict.fromkeys(stock.known))
                     if stock.hidden:
                         out.extend(Draw(p, c) for c in sorted(places.unseen))
-                if stock.hidden:
-                    out.append(Draw(p, None))
+                out.append(Draw(p, None))
             elif self.options.stock_exhausted == "reshuffle" and places[PILE].size >= 2:
                 out.append(Reshuffle())
             else:
