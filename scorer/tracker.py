@@ -45,7 +45,8 @@ latest table and its fits to the earlier tables since the last commit (each capp
 phantom), so an explanation that skipped a table it saw stays behind the one that followed it.
 
 *Repairs.* A card misread when its event was committed shows later: the game expects a card where
-the table has another. Before reporting a desync the tracker tries, once per table, every change of
+the table has another. Before reporting a desync the tracker tries, once per stretch out of sync
+(its search is costly), every change of
 one card id (to a card of another sight name) in one of the round's last :data:`REPAIR_EVENTS`
 committed events whose card's sight name is among the differences; the repaired history must be
 legal. A repair costs how much worse the repaired game fits the table the repaired event was
@@ -243,7 +244,8 @@ class Tracker:
         self._reached: set[str] = set()
         self._lead: tuple | None = None
         self._equivalent: tuple[tuple, tuple[Event, ...]] | None = None
-        self._repair_tried: tuple | None = None
+        self._repair_armed = True
+        """Whether a repair may be tried: once per stretch out of sync."""
         self._visible: frozenset[str] = frozenset()
         """Every sight name the table being explained shows (any of a card's names) or a pile
         showed meanwhile (:meth:`GameHooks.plausible`)."""
@@ -338,6 +340,7 @@ class Tracker:
             return self._unexplained(table, at, best)
         self._unexplained_since = None
         self.desync = None
+        self._repair_armed = True
         close = [h for h in self._hyps if h.cost - best.cost < opts.margin and not _inserted(h, best)]
         prefix = _common_prefix([h.events for h in close])
         if not best.events:
@@ -393,10 +396,6 @@ class Tracker:
                 self._noise[z] = fresh[z]
             else:
                 self._noise.pop(z, None)
-
-    @staticmethod
-    def _signature_of(table: TableState) -> tuple:
-        return table.signature()
 
     def _repair(self, table: TableState, at: float) -> Update | None:
         """A committed card misread: the repair of one card of one of the round's last
@@ -629,8 +628,8 @@ class Tracker:
             self._unexplained_since = at
         if at - self._unexplained_since < self.options.desync_after_s:
             return Update(state="waiting", best=best)
-        if self._repair_tried != self._signature_of(table):
-            self._repair_tried = self._signature_of(table)
+        if self._repair_armed:
+            self._repair_armed = False
             repaired = self._repair(table, at)
             if repaired is not None:
                 return repaired
