@@ -1204,13 +1204,17 @@ class _BagajiHooks(_ShowHooks):
     claim_types = ()
 
     def plausible(self, events: list[Event], visible: frozenset[str]) -> list[Event]:
-        """Hidden hands make every unseen card a legal discard, call or show: keep those whose
-        cards the table shows (shows come from :meth:`shows`), and draws of an unseen card
+        """Hidden hands make every unseen card a legal discard, exposure or show: keep those whose
+        cards the table shows (shows come from :meth:`shows`), every call (its pair must match the
+        last discard: few, and a misread pair must still be tried), and draws of an unseen card
         (nobody but the drawer sees it) where the engine offers one."""
         blind = {ev.seat for ev in events if ev.TYPE == "draw" and ev.card is None}  # type: ignore[attr-defined]
         out = []
         for ev in events:
             if ev.TYPE == "show" or (ev.TYPE == "draw" and ev.card is not None and ev.seat in blind):  # type: ignore[attr-defined]
+                continue
+            if ev.TYPE == "call":
+                out.append(ev)
                 continue
             cards = (ev.card,) if ev.TYPE == "discard" else getattr(ev, "cards", ())  # type: ignore[attr-defined]
             if all(sight_name(c) in visible for c in cards):
