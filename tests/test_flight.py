@@ -14,6 +14,7 @@ np = pytest.importorskip("numpy")
 cv2 = pytest.importorskip("cv2")
 
 from scorer.table import SeenCard, TableState, ZoneState  # noqa: E402
+from tests.game_clips import write_clip  # noqa: E402
 from vision.capture import open_source  # noqa: E402
 from vision.flight import KINDS, FlightRecorder, jsonable, load_evidence  # noqa: E402
 
@@ -173,14 +174,9 @@ FRAMES = 81  # 8.0 s of Poka seed 101: the deal settles at 7.8 s
 def poka(tmp_path_factory):
     pytest.importorskip("onnxruntime")
     from vision.recognise.recogniser import Recogniser
-    from vision.synth.video import GameVideo, VideoSpec
 
-    video = GameVideo(VideoSpec(game="poka", players=2, seed=101, fps=FPS))
     path = tmp_path_factory.mktemp("flightclip") / "poka.mp4"
-    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"mp4v"), FPS, (1280, 720))
-    for f in range(FRAMES):
-        writer.write(video.render(f)[0])
-    writer.release()
+    write_clip(path, "poka", 2, 101, FRAMES, FPS)
     return path, Recogniser("hanafuda")
 
 

@@ -14,6 +14,7 @@ pytest.importorskip("onnxruntime")
 
 from fudaba.cli import main  # noqa: E402
 from scorer import record as records  # noqa: E402
+from tests.game_clips import write_clip  # noqa: E402
 from vision.replay import Answer, ReplayError, _Answers, follow, load_answers, resolve  # noqa: E402
 
 FPS = 10.0
@@ -22,15 +23,8 @@ FRAMES = 110  # 11 s: the deal and the table card of Poka seed 101
 
 @pytest.fixture(scope="module")
 def clip(tmp_path_factory):
-    from vision.synth.video import GameVideo, VideoSpec
-
-    video = GameVideo(VideoSpec(game="poka", players=2, seed=101, fps=FPS))
     path = tmp_path_factory.mktemp("clip") / "poka.mp4"
-    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"mp4v"), FPS, (1280, 720))
-    for f in range(FRAMES):
-        writer.write(video.render(f)[0])
-    writer.release()
-    return path, video
+    return path, write_clip(path, "poka", 2, 101, FRAMES, FPS)
 
 
 @pytest.fixture(scope="module")
