@@ -72,7 +72,8 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
@@ -377,17 +378,11 @@ class Tracker:
         become the zones' noise, in the seat zones that the events still pending leave alone (a
         zone they change keeps its earlier noise)."""
         committed = self._predicted(self._shown)
-        pending = committed
         best = self._hyps[0]
-        if best.events:
-            applied = self._replay(best.events)
-            if applied is None:
+        with self._applied(best.events) as legal:
+            if not legal:
                 return
-            try:
-                pending = self._predicted(best.shown)
-            finally:
-                for _ in range(applied):
-                    self.match.undo()
+            pending = self._predicted(best.shown)
         fresh = _seat_noise(TableState.from_counts(committed), table)
         for z in {z for z in set(committed) | set(pending) | set(table.zones) if z.startswith("seat:")}:
             if committed.get(z) != pending.get(z):
@@ -550,12 +545,8 @@ class Tracker:
         return out + [None] * (len(events) - len(out))
 
     def _ends_in_deal(self, hyp: Explanation) -> bool:
-        applied = self._replay(hyp.events)
-        try:
-            return applied is not None and self.match.phase() == "deal"
-        finally:
-            for _ in range(applied or 0):
-                self.match.undo()
+        with self._applied(hyp.events) as legal:
+            return legal and self.match.phase() == "deal"
 
     # ------------------------------------------------------------------ corrections
     def apply(self, event: Event) -> None:
@@ -645,14 +636,8 @@ class Tracker:
     def _search(self, hyp: Explanation, table: TableState, scorer: _Scorer, evidence: _Evidence) -> list[Explanation]:
         """``hyp`` extended by every sequence of up to ``depth`` legal events that the beam keeps,
         ``hyp`` itself included, each costed against ``table``; trailing silent events dropped."""
-        applied = self._replay(hyp.events)
-        if applied is None:
-            return []
-        try:
-            return self._search_here(hyp, table, scorer, evidence)
-        finally:
-            for _ in range(applied):
-                self.match.undo()
+        with self._applied(hyp.events) as legal:
+            return self._search_here(hyp, table, scorer, evidence) if legal else []
 
     def _search_here(self, hyp: Explanation, table: TableState, scorer: _Scorer, evidence: _Evidence) -> list[Explanation]:
         opts = self.options
@@ -754,6 +739,17 @@ class Tracker:
             if old not in evidence.history.get(z, frozenset()):
                 cost += self.options.miss_cost
         return cost
+
+    @contextmanager
+    def _applied(self, events: Sequence[Event]) -> Iterator[bool]:
+        """``events`` applied to the match for the ``with`` block (False, nothing applied, when the
+        rules refuse one), taken back after it."""
+        applied = self._replay(events)
+        try:
+            yield applied is not None
+        finally:
+            for _ in range(applied or 0):
+                self.match.undo()
 
     def _replay(self, path: Sequence[Event]) -> int | None:
         n = 0

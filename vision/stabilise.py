@@ -779,7 +779,8 @@ class Stabiliser:
                        and _turn(k.polygon, c.polygon) >= SECOND_OUTLINE_TURN_DEG
                        and _overlap(k.polygon, c.polygon) >= 0.5 * min(area, _area(k.polygon)) for k in kept):
                 kept.append(c)
-        return [c for c in cards if any(c is k for k in kept)]
+        keep = {id(k) for k in kept}
+        return [c for c in cards if id(c) in keep]
 
     def _pairs(self, a: Sequence[_Reading | TableCard], b: Sequence[_Reading]) -> list[tuple[int, int]]:
         """Pairs (index in a, index in b) of the same card, nearest first, in three passes:
