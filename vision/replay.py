@@ -146,14 +146,44 @@ class Setup:
         return spec.match([f"Player {i + 1}" for i in range(self.players)], self.options)
 
 
+FAMILIES = ("hanafuda", "playing")
+"""Recognition decks (the shipped models' families)."""
+
+
+def _family(deck: str) -> str:
+    """The recognition deck of a scorer deck name or deck option value (``hanafuda-1x`` → hanafuda)."""
+    return "playing" if deck.startswith("playing") else "hanafuda"
+
+
 def resolve(game: str, players: int | None = None, ruleset: str | None = None,
             options: Mapping[str, str] | None = None, deck: str | None = None) -> Setup:
     """The game, ruleset, options, player count, recognition deck and zone layout to follow;
-    ReplayError for anything unknown or inconsistent."""
+    ReplayError for anything unknown or inconsistent.
+
+    ``deck``: a recognition deck (``hanafuda``, ``playing``) or, for a game with a deck option
+    (Bagaji), one of its values (``hanafuda-1x``, ``playing-2x``, …), which sets that option. A
+    recognition deck unlike the game's default picks the first deck option value of that family
+    (``--game bagaji --deck hanafuda``: ``deck=hanafuda-1x``) unless ``options`` name a deck."""
+    overrides = dict(options or {})
     try:
         spec = game_spec(game)
         name = ruleset or spec.default_ruleset
-        opts = spec.options(name, dict(options or {}))
+        base = spec.options(name)
+    except ValueError as exc:
+        raise ReplayError(str(exc)) from None
+    choices = _deck_choices(base)
+    if deck is not None and deck not in FAMILIES:
+        if deck not in choices:
+            known = ", ".join(FAMILIES + choices)
+            raise ReplayError(f"unknown deck {deck!r} for {spec.title}; decks: {known}")
+        if overrides.get("deck", deck) != deck:
+            raise ReplayError(f"--deck {deck} and --option deck={overrides['deck']} disagree")
+        overrides["deck"] = deck
+        deck = _family(deck)
+    elif deck is not None and choices and "deck" not in overrides and _family(str(base.deck)) != deck:
+        overrides["deck"] = next((c for c in choices if _family(c) == deck), str(base.deck))
+    try:
+        opts = spec.options(name, overrides)
     except ValueError as exc:
         raise ReplayError(str(exc)) from None
     n = players or spec.min_players
@@ -164,11 +194,21 @@ def resolve(game: str, players: int | None = None, ruleset: str | None = None,
         match = spec.match([f"Player {i + 1}" for i in range(n)], opts)
     except ValueError as exc:
         raise ReplayError(str(exc)) from None
-    family = "playing" if match.deck.startswith("playing") else "hanafuda"
+    family = _family(match.deck)
     if deck is not None and deck != family:
         raise ReplayError(f"this {spec.title} match uses the {match.deck} deck, not {deck} cards"
                           + (" (choose the deck with --option deck=…)" if spec.name == "bagaji" else ""))
     return Setup(spec.name, name, opts, n, family, zone_layout(spec.name, n, family))
+
+
+def _deck_choices(options: Any) -> tuple[str, ...]:
+    """The values of the options' ``deck`` option (none when the game has no deck choice)."""
+    from dataclasses import fields
+
+    for f in fields(options):
+        if f.name == "deck":
+            return tuple(str(c) for c in f.metadata.get("choices", ()))
+    return ()
 
 
 @dataclass
@@ -495,7 +535,9 @@ def _parser(command: str) -> argparse.ArgumentParser:
     ap.add_argument("--players", type=int, default=0, help="seated players (default: the fewest)")
     ap.add_argument("--ruleset", help="ruleset name (default: the seed's)")
     ap.add_argument("--option", action="append", default=[], metavar="K=V", help="override an option (repeatable)")
-    ap.add_argument("--deck", choices=("hanafuda", "playing"), help="recognition deck (default: the game's)")
+    ap.add_argument("--deck", metavar="D",
+                    help="recognition deck, hanafuda or playing (default: the game's); for Bagaji also a deck "
+                         "option value (playing-2x, hanafuda-1x, hanafuda-2x); --deck hanafuda means hanafuda-1x there")
     ap.add_argument("--profile", help="deck profile written by `fudaba enroll`")
     ap.add_argument("--answers", metavar="FILE", help='answers to questions, one JSON line each: {"choice": i} or {"t": s, "choice": i}')
     ap.add_argument("--force", action="store_true", help="replace the record file when it exists")

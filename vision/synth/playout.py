@@ -1,13 +1,15 @@
 """A rules-engine playout for a game video: the events, and where every card is after each.
 
 The engine draws chance and choices from ``random.Random(seed)`` (``scorer.simulate``'s way);
-the result is the same for the same game, ruleset, seats, rounds and seed.
+the result is the same for the same game, ruleset, option overrides, seats, rounds and seed.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from scorer.events import Event
 from scorer.games import game as find_game
@@ -35,13 +37,15 @@ def _places(match: Match) -> Places | None:
     return places if isinstance(places, Places) else None
 
 
-def play(game: str, ruleset: str | None, players: int, rounds: int, seed: int) -> Playout:
-    """Play ``rounds`` rounds (fewer if the match ends) at random with ``players`` seats."""
+def play(game: str, ruleset: str | None, players: int, rounds: int, seed: int,
+         options: Mapping[str, Any] | None = None) -> Playout:
+    """Play ``rounds`` rounds (fewer if the match ends) at random with ``players`` seats;
+    ``options``: overrides of the ruleset's options (``{"deck": "hanafuda-1x"}`` for Bagaji)."""
     spec = find_game(game)
     if not spec.min_players <= players <= spec.max_players:
         raise ValueError(f"{spec.name} is played by {spec.min_players}-{spec.max_players} players, not {players}")
     name = ruleset or spec.default_ruleset
-    match = spec.match([f"Seat {i + 1}" for i in range(players)], spec.options(name))
+    match = spec.match([f"Seat {i + 1}" for i in range(players)], spec.options(name, options))
     rng = random.Random(seed)
     events: list[Event] = []
     places: list[Places | None] = []

@@ -9,6 +9,10 @@ and renders frames (:mod:`vision.synth.frames`). :func:`write_video` writes ``vi
 each event's ``at`` = the video time in seconds when its action completes) and ``truth.jsonl``
 (one JSON object per frame, see :meth:`GameVideo.truth`).
 
+``VideoSpec.deck`` picks the deck where the game offers a choice (Bagaji: ``playing-2x`` by default,
+or ``hanafuda-1x``): it reaches the playout's match options, and the deck family decides the card
+art, backs, card size and zone layout.
+
 Frame ``i`` shows time ``i / fps`` seconds. Everything follows from the spec: the same spec gives
 the same record, truth and frames.
 """
@@ -68,6 +72,10 @@ class VideoSpec:
     """``top`` (straight down, a few degrees off) or ``tilted`` (25-35° from seat 1's side)."""
     difficulty: str = "normal"
     """``easy``, ``normal`` or ``hard``: occluders, blur, shake, drift, noise, wear."""
+    deck: str | None = None
+    """The game's ``deck`` option (Bagaji: ``playing-2x``, ``hanafuda-1x`` or ``hanafuda-2x``);
+    None: the ruleset's. It chooses the card art, card size and zone layout (a hanafuda deck:
+    hanafuda faces, backs and sizes, the default style ``mantia``)."""
 
 
 def _camera(rng: np.random.Generator, layout: ZoneLayout, size: tuple[int, int], kind: str) -> CameraPose:
@@ -136,6 +144,18 @@ def _look(spec: VideoSpec, layout: ZoneLayout, deck: str, rng: np.random.Generat
     )
 
 
+def _deck_options(spec: VideoSpec) -> dict[str, str]:
+    """The option overrides of ``spec``; ValueError when its game has no deck choice."""
+    from scorer.games import game as find_game
+
+    if spec.deck is None:
+        return {}
+    options = find_game(spec.game).options(spec.ruleset)
+    if not hasattr(options, "deck"):
+        raise ValueError(f"{spec.game} has no deck choice (deck {spec.deck!r}); leave VideoSpec.deck unset")
+    return {"deck": spec.deck}
+
+
 class GameVideo:
     """A game video: playout, timeline and frame renderer for one :class:`VideoSpec`."""
 
@@ -147,7 +167,8 @@ class GameVideo:
         if spec.fps <= 0:
             raise ValueError("fps must be positive")
         self.spec = spec
-        self.playout: Playout = play(spec.game, spec.ruleset, spec.players, spec.rounds, spec.seed)
+        self.playout: Playout = play(spec.game, spec.ruleset, spec.players, spec.rounds, spec.seed,
+                                     _deck_options(spec))
         deck = "playing" if self.playout.match.deck.startswith("playing") else "hanafuda"
         self.deck = deck
         self.card_mm = CARD_SIZE_MM[deck]
