@@ -256,6 +256,62 @@ def test_a_field_card_captured_under_the_played_card_is_carried_into_the_row():
         "field": Counter({"11-ribbon": 1})}
 
 
+def test_a_field_card_half_covered_by_a_card_laid_over_it_keeps_its_name_and_place():
+    hh = zone_layout("hachi-hachi", 3, "hanafuda")
+    rec = ColourRecogniser(NAMES, min_visible=0.5)
+    table = Table(Stabiliser(hh, rec))
+    field = hh.zone("field").center_mm
+    under = (field[0] - 60, field[1])
+    assert _last(table.hold(1.5, [(CYAN, under, 0.0)])).names() == {"field": Counter({"05-plain": 1})}
+    held = next(c for c in table.stab.cards if c.name == "05-plain")
+    table.hold(0.8, [(CYAN, under, 0.0)], arm=(1, (under[0], under[1] + 60)))
+    # the new card covers 44 % of the old one: what shows of it is read as another card, and its
+    # outline's centre moved 12 mm, more than match_mm
+    rec.misread["05-plain"] = [("08-moon", 0.9)] * 30
+    over = (under[0] + 30, under[1])
+    after = _last(table.hold(1.5, [(CYAN, under, 0.0), (YELLOW, over, 0.0)]))
+    assert rec.misread["05-plain"], "the part of the old card was read"
+    assert after.names() == {"field": Counter({"05-plain": 1, "11-ribbon": 1})}
+    kept = next(c for c in table.stab.cards if c.name == "05-plain")
+    assert kept.uid == held.uid and kept.centre_mm == held.centre_mm
+
+
+class PhantomRecogniser(ColourRecogniser):
+    """A colour recogniser that, while ``phantom`` (an outline in view pixels) is set, also reports
+    it as a card: a sliver of cards already there, read as another card."""
+
+    phantom: np.ndarray | None = None
+
+    def recognise(self, view):
+        out = super().recognise(view)
+        if self.phantom is not None:
+            out.append(Card("12-phoenix", True, tuple(map(tuple, self.phantom.tolist())), 0.6, (("01-crane", 0.3),)))
+        return out
+
+
+def test_an_outline_in_a_seat_zone_where_nothing_changed_is_no_card_that_arrived():
+    hh = zone_layout("hachi-hachi", 3, "hanafuda")
+    rec = PhantomRecogniser(NAMES, min_visible=0.6)
+    stab = Stabiliser(hh, rec)
+    table = Table(stab)
+    field = hh.zone("field").center_mm
+    seat1 = hh.zone("seat:1").center_mm
+    row = (seat1[0] - 30, seat1[1])
+    assert _last(table.hold(1.5, [(RED, row, 0.0)])).zone("seat:1").names() == Counter({"08-moon": 1})
+    table.hold(0.6, [(RED, row, 0.0)], arm=(2, (field[0], field[1] - 60)))
+    # a card is laid on the field; the same reading finds an outline over the row, where the
+    # view did not change
+    rec.phantom = (_card_poly((row[0] + 16, row[1])) + stab.margin_mm) * stab.px_per_mm
+    after = _last(table.hold(1.5, [(RED, row, 0.0), (BLUE, field, 0.0)]))
+    assert after.zone("field").names() == Counter({"03-curtain": 1})
+    assert after.zone("seat:1").names() == Counter({"08-moon": 1})
+    # a card that does arrive there is taken
+    rec.phantom = None
+    table.hold(0.6, [(RED, row, 0.0), (BLUE, field, 0.0)], arm=(1, (seat1[0], seat1[1] - 60)))
+    arrived = _last(table.hold(1.5, [(RED, row, 0.0), (YELLOW, (row[0] + 40, row[1]), 0.0), (BLUE, field, 0.0)]))
+    assert arrived.zone("seat:1").names() == Counter({"08-moon": 1, "11-ribbon": 1})
+
+
 def test_the_pile_top_is_the_card_laid_last_and_covered_tops_go_into_the_history():
     rec = ColourRecogniser(NAMES)
     table = Table(_stab(rec))

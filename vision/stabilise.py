@@ -135,9 +135,18 @@ BACK_LABELS = ("back", "BACK")
 STACK_ZONES = PILE_ZONES
 """Zones where only the top card shows."""
 SHARED_ZONES = ("field",)
+"""Zones where cards lie side by side and a freed place is reused: no memory of covered cards."""
 SECOND_OUTLINE_TURN_DEG = 20.0
 """Two overlapping outlines at least this far apart in direction (degrees) may be one card seen twice."""
-"""Zones where cards lie side by side and a freed place is reused: no memory of covered cards."""
+ARRIVAL_CHANGED = 0.25
+"""Least part of a new outline in a seat zone where the view changed since the last reading, for it to
+be a card that arrived (less: another outline of cards already held in an overlapping row)."""
+PART_OUTLINE = 0.85
+PART_INSIDE = 0.6
+"""An outline at most ``PART_OUTLINE`` of a held card's area with at least ``PART_INSIDE`` of it over
+that card, while another outline covers part of the card, is the held card's visible part; an
+outline larger than the card over ``PART_INSIDE`` of it and over half of another outline is the
+two cards seen as one."""
 
 
 class CardLike(Protocol):
@@ -782,12 +791,14 @@ class Stabiliser:
         keep = {id(k) for k in kept}
         return [c for c in cards if id(c) in keep]
 
-    def _pairs(self, a: Sequence[_Reading | TableCard], b: Sequence[_Reading]) -> list[tuple[int, int]]:
-        """Pairs (index in a, index in b) of the same card, nearest first, in three passes:
+    def _pairs(self, a: Sequence[_Reading | TableCard], b: Sequence[_Reading],
+               parts: set[tuple[int, int]] | None = None) -> list[tuple[int, int]]:
+        """Pairs (index in a, index in b) of the same card, nearest first, in four passes:
         centres within ``match_mm``, same face and, in the pile zones (where cards lie on the same
         spot), names sharing at least ``same_card_p``; then, in one zone, the same most likely
         name within 2.5 × ``match_mm`` (an outline of a partly hidden card moves between
-        readings); then an inferred card (module docstring, "Memory") and an outline in its zone
+        readings); then a held card and an outline of a part of it or of it merged with a card
+        over it (:data:`PART_OUTLINE`; those pairs go into ``parts``); then an inferred card (module docstring, "Memory") and an outline in its zone
         within half a card's length, less than half of which changed since the last reading (a
         card laid now is no hidden one)."""
         used_a: set[int] = set()
@@ -826,6 +837,29 @@ class Stabiliser:
                         and _top(dict(x.probs)) == _top(y.probs):
                     cand.append((d, i, j))
         take(cand)
+        # a held card seen only as part of an outline: shrunk to the part that later or nearby
+        # cards leave visible, or merged with the outline of a card that now overlaps it
+        cand = []
+        for i, x in enumerate(a):
+            if i in used_a or inferred[i] or not x.face_up or not isinstance(x, TableCard) or x.zone in STACK_ZONES:
+                continue
+            held = np.asarray(x.polygon_mm)
+            held_area = _area(held)
+            for j, y in enumerate(b):
+                if j in used_b or not y.face_up or y.zone != x.zone:
+                    continue
+                area, inside = _area(y.polygon), _overlap(y.polygon, held)
+                others = [_overlap(o.polygon, held) for k, o in enumerate(b) if k != j]
+                part = 0 < area <= PART_OUTLINE * held_area and inside >= PART_INSIDE * area \
+                    and any(v >= self.cover_fraction * held_area for v in others)
+                merged = area > held_area and inside >= PART_INSIDE * held_area and any(
+                    k != j and _overlap(o.polygon, y.polygon) >= 0.5 * _area(o.polygon) for k, o in enumerate(b))
+                if part or merged:
+                    cand.append((float(np.hypot(*(centres[i] - y.centre))), i, j))
+        before = len(pairs)
+        take(cand)
+        if parts is not None:
+            parts.update(pairs[before:])
         reach = 0.5 * max(CARD_MM[self.layout.deck])
         cand = []
         for i, x in enumerate(a):
@@ -903,15 +937,24 @@ class Stabiliser:
         keep = [c for c in self._cards if zone is not None and c.zone != zone]
         old = [c for c in self._cards if zone is None or c.zone == zone]
         seen_before = list(old)
-        pairs = {j: i for i, j in self._pairs(seen_before, cards)}
+        parts: set[tuple[int, int]] = set()
+        pairs = {j: i for i, j in self._pairs(seen_before, cards, parts)}
         result: list[TableCard] = []
         for j, r in enumerate(cards):
             centre = (float(r.centre[0]), float(r.centre[1]))
             probs = tuple(sorted(r.probs.items(), key=lambda kv: (-kv[1], kv[0])))[:4]
             if j in pairs:
-                since, uid = seen_before[pairs[j]].since, seen_before[pairs[j]].uid
+                held = seen_before[pairs[j]]
+                since, uid = held.since, held.uid
                 self._evidence.setdefault(uid, ({}, 0.0, None, False))
+                if (pairs[j], j) in parts or (held.face_up and r.face_up and _part_outline(held, r)):
+                    # an outline of a part of the card, or of it and a card over it: the card as held
+                    result.append(replace(held, covered=False))
+                    continue
             else:
+                if r.zone is not None and r.zone.startswith("seat:") and self._changed is not None \
+                        and self._changed_part(r.polygon) < ARRIVAL_CHANGED:
+                    continue  # an outline where nothing changed: a new sliver of cards held, no card come
                 since, uid = t, self._new_uid()
             result.append(TableCard(probs, r.face_up, centre, tuple((float(x), float(y)) for x, y in r.polygon),
                                     self.layout.zone_of(centre), since, False, uid))
@@ -1018,9 +1061,11 @@ class Stabiliser:
             unseen = gone[:1]
         hosts = list(hosts)
         for v in unseen:
-            dup = [c for c in hosts if any(o.uid != c.uid and o.zone == z and o.name == c.name and o.face_up
+            # two new outlines with one name: one of them is the hidden card (an older card's
+            # reading says nothing here: its name is its memory's, not this reading's)
+            dup = [c for c in hosts if any(o.uid != c.uid and o.name == c.name
                                            and _overlap(np.asarray(c.polygon_mm), np.asarray(o.polygon_mm))
-                                           >= self.cover_fraction * _area(np.asarray(c.polygon_mm)) for o in result)]
+                                           >= self.cover_fraction * _area(np.asarray(c.polygon_mm)) for o in hosts)]
             if dup:
                 d = min(dup, key=lambda c: c.confidence)
                 renamed = replace(d, probs=v.probs, since=t - 1e-6)
@@ -1048,6 +1093,13 @@ class Stabiliser:
 
     def _add_ms(self, name: str, started: float) -> None:
         self._stats = _bump(self._stats, **{name: (time.perf_counter() - started) * 1000.0})
+
+
+def _part_outline(held: TableCard, reading: _Reading) -> bool:
+    """Whether ``reading``'s outline is clearly smaller or larger than ``held``'s: a part of the card
+    (the rest hidden) or the card and one overlapping it, seen as one."""
+    area, was = _area(reading.polygon), _area(np.asarray(held.polygon_mm))
+    return was > 0 and (area <= PART_OUTLINE * was or area >= was / PART_OUTLINE)
 
 
 def _month(name: str | None) -> str | None:
