@@ -174,8 +174,10 @@ class Question:
     """An ambiguity the players must settle."""
 
     kind: str
-    """``which-event`` (several explanations stay close) or ``repair`` (several repairs of a
-    committed card explain the table as well; module docstring, "Repairs")."""
+    """``which-event`` (several explanations stay close), ``repair`` (several repairs of a
+    committed card explain the table as well; module docstring, "Repairs") or ``unseen`` (the
+    source ended where the round may have ended by events that leave no trace:
+    :meth:`Tracker.finish`)."""
     text: str
     candidates: tuple[Explanation, ...]
     """The choices, most likely first."""
@@ -547,6 +549,86 @@ class Tracker:
     def _ends_in_deal(self, hyp: Explanation) -> bool:
         with self._applied(hyp.events) as legal:
             return legal and self.match.phase() == "deal"
+
+    # ------------------------------------------------------------------ the end of the source
+    def finish(self, at: float) -> Update:
+        """The source ended at table time ``at`` (s): no later table will settle what is open.
+
+        Events the best hypothesis leads with are committed without waiting for ``hold_s``; an
+        ambiguity between close hypotheses becomes a ``which-event`` question now; a table no legal
+        event explains is reported out of sync. Then, when the round may have ended by events
+        that leave no trace (Hachi-hachi: a round settled by declarations alone), an ``unseen``
+        question asks whether it did: its first candidate is that nothing more happened, the others
+        the shortest traceless sequences that settle the round."""
+        if self.match.is_over:
+            return Update(state="synced")
+        if self.question is not None:
+            return Update(state="question", question=self.question)
+        opts = self.options
+        best = self._hyps[0]
+        committed: tuple[Event, ...] = ()
+        if best.events:
+            if not math.isfinite(best.cost) or (_gated(best, opts, self._hooks.seat_rows) > opts.max_cost
+                                                and not self._ends_in_deal(best)):
+                self._unexplained_since = min(self._unexplained_since or at, at - opts.desync_after_s)
+                return self._unexplained(self.last_table or self.expected(), at, best)
+            close = [h for h in self._hyps if h.cost - best.cost < opts.margin and not _inserted(h, best)]
+            prefix = _common_prefix([h.events for h in close]) or self._same_outcome_prefix(best, close)
+            if prefix:
+                committed = self._commit(prefix)
+                if self.last_table is not None:
+                    self._note_commit(self.last_table)
+            best = self._hyps[0]
+            if best.events:
+                close = [h for h in self._hyps if h.cost - best.cost < opts.margin and not _inserted(h, best)]
+                self._ambiguous_since = min(self._ambiguous_since or at, at - opts.ask_after_s)
+                update = self._ambiguous(best, close, at)
+                return replace(update, committed=committed)
+        endings = self._unseen_endings()
+        if endings:
+            stay = Explanation((), 0.0, 0.0, (), self._shown)
+            candidates = (stay, *(Explanation(path, 0.0, 0.0, (), self._shown) for path in endings[:3]))
+            text = (f"The source ended while {self.match.expecting()}. Did the round end by what the "
+                    "camera cannot see? " + " | ".join(f"({i + 1}) {e.describe()}" for i, e in enumerate(candidates)))
+            self.question = Question("unseen", text, candidates, at)
+            return Update(committed=committed, state="question", question=self.question)
+        return Update(committed=committed, state="synced", best=self._hyps[0])
+
+    def _unseen_endings(self) -> list[tuple[Event, ...]]:
+        """The shortest sequences of up to ``silent_depth`` legal events that change nothing on the
+        table and settle the round (or end the match), fewest first."""
+        settled = self.match.status().rounds_settled
+        before = self._predicted(self._shown)
+        out: list[tuple[Event, ...]] = []
+        frontier: list[tuple[Event, ...]] = [()]
+        for _ in range(self.options.silent_depth):
+            grown: list[tuple[Event, ...]] = []
+            for path in frontier:
+                with self._applied(path) as legal:
+                    if not legal or self.match.is_over:
+                        continue
+                    try:
+                        events = self.match.legal_events()
+                    except NotEnumerableError:
+                        continue
+                    for ev in events:
+                        try:
+                            self.match.apply(ev)
+                        except ScorerError:
+                            continue
+                        try:
+                            if self._predicted(self._shown) != before:
+                                continue
+                            if self.match.is_over or self.match.status().rounds_settled > settled:
+                                out.append(path + (ev,))
+                            else:
+                                grown.append(path + (ev,))
+                        finally:
+                            self.match.undo()
+            if out:
+                return out
+            frontier = grown[:64]
+        return out
 
     # ------------------------------------------------------------------ corrections
     def apply(self, event: Event) -> None:

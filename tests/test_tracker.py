@@ -87,6 +87,37 @@ def test_an_ambiguity_is_held_and_then_asked_and_an_answer_commits_it() -> None:
         tr.choose(0)
 
 
+def test_the_end_of_the_source_commits_the_leading_events_without_the_hold() -> None:
+    tr = _poka()
+    _settle(tr, _table("11-ribbon", actors=(2,)), 0.0)
+    u = tr.update(_table("01-ribbon", actors=(2,), history=("01-ribbon",)), 2.0)
+    assert u.state == "waiting" and not u.committed  # held for hold_s
+    end = tr.finish(2.05)
+    assert end.committed == (Play(2, "01-ribbon"),) and end.state == "synced"
+    assert tr.finish(2.1).committed == ()
+
+
+def test_the_end_of_the_source_asks_an_ambiguity_at_once() -> None:
+    tr = _poka()
+    _settle(tr, _table("11-ribbon", actors=(2,)), 0.0)
+    tr.options = TrackerOptions(hold_s=0.3, ask_after_s=10.0, silent_cost=0.0)
+    assert tr.update(_table("01-ribbon", history=("01-ribbon",)), 2.0).state == "waiting"
+    end = tr.finish(2.1)
+    assert end.state == "question" and end.question is not None and end.question.kind == "which-event"
+    assert len(end.question.candidates) >= 2
+    chosen = tr.choose(0)
+    assert chosen and chosen[-1].TYPE == "play" and chosen[-1].card == "01-ribbon"
+
+
+def test_the_end_of_the_source_reports_a_table_nothing_explains() -> None:
+    tr = _poka()
+    _settle(tr, _table("11-ribbon", actors=(2,)), 0.0)
+    odd = TableState({"pile": ZoneState(tuple(SeenCard.certain(n) for n in ("08-moon", "09-sakecup", "10-deer")))})
+    assert tr.update(odd, 1.0).state == "waiting"
+    end = tr.finish(1.1)
+    assert end.state == "out-of-sync" and not end.committed and end.desync is not None
+
+
 def test_undo_takes_back_the_last_committed_event() -> None:
     tr = _poka()
     _settle(tr, _table("11-ribbon", actors=(2,)), 0.0)

@@ -187,3 +187,23 @@ def test_worn_capture_rows_do_not_throw_the_tracker_off(players: int, ruleset: s
     truth = _observable(video)
     got = [_key(e) for e in committed if e.TYPE in ("play", "draw")]
     assert sum((Counter(got) & Counter(truth)).values()) >= 0.95 * len(truth)
+
+
+def test_a_round_settled_by_declarations_alone_is_asked_about_when_the_video_ends() -> None:
+    # 3 seated, seed-1910 rules, seed 2000: after the deal two players retire and one plays; no
+    # card moves before the video ends
+    video = GameVideo(VideoSpec(game="hachi-hachi", players=3, ruleset="seed-1910", seed=2000, fps=15.0))
+    spec = game("hachi-hachi")
+    tr = Tracker(spec.match(video.playout.match.players, video.playout.match.options))
+    last = 0.0
+    for ts in perfect_states(video, 0.0, 0):
+        tr.update(ts.table, ts.t)
+        last = ts.t
+    assert [e.TYPE for e in tr.match.events] == ["deal"]
+    end = tr.finish(last)
+    assert end.state == "question" and end.question is not None and end.question.kind == "unseen"
+    truth = [e for e in video.playout.events if e.TYPE == "declare"]
+    assert end.question.candidates[0].events == ()
+    k = next(i for i, c in enumerate(end.question.candidates) if list(c.events) == truth)
+    tr.choose(k)
+    assert [r.changes for r in tr.match.results] == [r.changes for r in video.playout.match.results]

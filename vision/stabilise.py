@@ -934,8 +934,10 @@ class Stabiliser:
 
     def _remember(self, cards: list[_Reading], t: float, zone: str | None) -> None:
         """Update the held cards with a reading (all zones, or only ``zone``) taken at ``t``."""
-        keep = [c for c in self._cards if zone is not None and c.zone != zone]
-        old = [c for c in self._cards if zone is None or c.zone == zone]
+        frozen = self._unchanged_seat_zones() if zone is None else set()
+        cards = [c for c in cards if c.zone not in frozen]
+        keep = [c for c in self._cards if (zone is not None and c.zone != zone) or c.zone in frozen]
+        old = [c for c in self._cards if (zone is None or c.zone == zone) and c.zone not in frozen]
         seen_before = list(old)
         parts: set[tuple[int, int]] = set()
         pairs = {j: i for i, j in self._pairs(seen_before, cards, parts)}
@@ -1015,6 +1017,22 @@ class Stabiliser:
         seen = cv2.dilate(seen, np.ones((grow, grow), np.uint8))
         extra = int(np.count_nonzero(self._changed & inside & (1 - seen)))
         return extra / self.px_per_mm ** 2 >= self.hidden_min_mm2
+
+    def _unchanged_seat_zones(self) -> set[str]:
+        """Seat zones where the recognition view changed on less than ``hidden_min_mm2`` since the
+        last reading: their cards are held as they were (a new reading of an overlapping row only
+        names its slivers differently)."""
+        if self._changed is None:
+            return set()
+        out = set()
+        for z in self.layout.zones:
+            if not z.name.startswith("seat:"):
+                continue
+            inside = np.zeros(self._changed.shape, np.uint8)
+            cv2.fillPoly(inside, [self._view_px(z.polygon_mm)], 1)
+            if np.count_nonzero(self._changed & inside) / self.px_per_mm ** 2 < self.hidden_min_mm2:
+                out.add(z.name)
+        return out
 
     def _new_uid(self) -> int:
         self._next_uid += 1
