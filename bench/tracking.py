@@ -16,7 +16,58 @@ replay``'s loop (:func:`vision.replay.replay_video`): the whole path. Per game v
   likely candidate, as ``fudaba replay`` does with no answers file (a guess).
 
 Writes JSON (``--json``) and prints a summary per game. Run from the checkout:
-``python bench/tracking.py --games poka --seeds 3``.
+``python bench/tracking.py --games poka --seeds 3``. ``--deck D`` films Bagaji with that deck
+option (``playing-2x``, the default, or ``hanafuda-1x``; other games ignore it):
+``python bench/tracking.py --games bagaji --deck hanafuda-1x --seeds 1``.
+
+Questions are counted by kind (``question_kinds``, the tracker's ``Question.kind``) on the perfect
+path; ``fudaba replay``'s summary does not give kinds, so on the camera path they are ``null``.
+
+**Issue 36's acceptance** (``--acceptance``): instead of ``--games``/``--seeds``/``--style``/
+``--camera``/``--difficulty``, a fixed list of 72 rendered videos (:func:`acceptance_rows`;
+1280 × 720, 15 fps, one round each unless ``--rounds``), 24 per game, with seeds that no tuning
+has used: Poka 3000-3023, Hachi-hachi 3100-3123, Bagaji 3200-3223. Each game's rows cross
+
+* the art style: the two hanafuda styles the shipped models know that are tested (:data:`KNOWN_STYLES`,
+  ``mantia`` and ``classic``) and one enrolled with ``fudaba enroll`` (:data:`ENROLLED_STYLE`,
+  ``--enrolled-style``, default ``kokujou``); Bagaji with ``playing-2x`` takes the playing-card styles
+  ``knoll`` and ``jumbo`` in turn;
+* the camera (``top``, ``tilted``) and the difficulty (``normal``, ``hard``), all four pairs;
+* the game's settings: Hachi-hachi 3 and 4 seated under ``seed-1910`` and ``standard`` (6 rows each,
+  balanced against style, camera and difficulty), Bagaji (3 seated) 12 rows with ``playing-2x`` and
+  12 with ``hanafuda-1x``, Poka (2 seated) twice over every style, camera and difficulty.
+
+Each game has 12 rows per camera, 12 per difficulty and 6 per camera-difficulty pair; Poka and
+Hachi-hachi 8 per hanafuda style, Bagaji 4 per hanafuda style and 6 per playing style (72 rows: 18
+top-down at normal difficulty, 54 hard or tilted).
+
+The enrolled style is what a user's own deck is: the bench renders one enrolment-grid photo of it
+(:func:`vision.recognise.evaluate.rendered_grid_photo`, seed :data:`GRID_SEED`) and runs ``fudaba enroll
+--deck hanafuda PHOTO --out PROFILE`` (plain enrolment, ``--enroll-practice`` practice scenes; no
+fine-tune), keeping the photo and profile under ``--videos``'s parent in ``enrolled/`` (reused by
+later runs), and follows those videos with that profile (``fudaba replay --profile PROFILE``). Note:
+the shipped hanafuda classifier was trained on all three shared styles (``mantia``, ``classic``,
+``kokujou``; ``models/hanafuda/README.md``) and the playing-card one on both (``knoll``, ``jumbo``), so
+with the shipped models the enrolled style is not unseen: the run says so (``enrolled_style_trained``)
+and the enrolled rows then measure the enrolment path, not a new art. For an art the models never
+saw, pass ``--enrolled-style NAME --art-dir DIR`` (DIR laid out like shared/assets) or ``--models DIR``
+(a models folder whose classifier was trained without it, as ``bench/recognition.py --cross`` uses).
+
+Summaries: per game, per style, per camera, per difficulty, per camera-difficulty pair, per Bagaji
+deck, per Hachi-hachi seating and ruleset, and the two figures of the targets: ``normal`` (top-down
+camera, normal difficulty; target ≥ 99.5 % of events) and ``hard-or-tilted`` (hard difficulty or a
+tilted camera; target ≥ 98 %), overall and per game. ``--only SUBSTRING`` runs just the rows whose
+tag (printed with each row; also the video's folder under ``--videos``) contains SUBSTRING, e.g.
+``--only bagaji-3-seed-hanafuda-1x`` or ``--only tilted-hard``. ``--jobs N`` follows N videos at once.
+
+    python bench/tracking.py --acceptance --perception perfect [--jobs 2]   # renders nothing; 36 min on 1 busy core
+    python bench/tracking.py --acceptance --perception camera [--only TAG] [--art-dir ../shared/assets]
+
+``--art-dir`` defaults to ``../shared/assets`` beside the checkout with ``--acceptance`` (``classic``
+and ``kokujou`` live there). The camera path renders each video once (minutes each; the longest
+Bagaji rounds last 15 minutes of video) and the first enrolment takes 3-12 minutes on two cores:
+the whole camera matrix takes hours, hence ``--only``. Perfect perception reads only the playout and the zone layout: style,
+camera and difficulty do not change its figures (easy difficulty would: fewer hovers).
 """
 
 from __future__ import annotations
@@ -27,10 +78,12 @@ import statistics
 import sys
 import time
 from collections import Counter
-from dataclasses import fields
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, fields
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
 
 from scorer.events import Event  # noqa: E402
 from scorer.games import game  # noqa: E402
@@ -44,6 +97,95 @@ SETTINGS = {
     "hachi-hachi": [("hachi-hachi", 3, "seed-1910"), ("hachi-hachi", 4, "standard")],
     "bagaji": [("bagaji", 3, None)],
 }
+
+KNOWN_STYLES = ("mantia", "classic")
+"""The acceptance's two hanafuda styles that the shipped models know."""
+ENROLLED_STYLE = "kokujou"
+"""The acceptance's hanafuda style followed with a profile from ``fudaba enroll`` (``--enrolled-style``)."""
+PLAYING_STYLES = ("knoll", "jumbo")
+"""The playing-card styles of the acceptance's Bagaji ``playing-2x`` rows."""
+CELLS = (("top", "normal"), ("tilted", "normal"), ("top", "hard"), ("tilted", "hard"))
+"""The acceptance's camera and difficulty pairs."""
+HACHI_SEATINGS = ((3, "seed-1910"), (3, "standard"), (4, "seed-1910"), (4, "standard"))
+"""Hachi-hachi's seated players and rulesets in the acceptance."""
+BAGAJI_DECKS = ("playing-2x", "hanafuda-1x")
+"""Bagaji's deck options in the acceptance."""
+FIRST_SEEDS = {"poka": 3000, "hachi-hachi": 3100, "bagaji": 3200}
+"""First video seed of each game's acceptance rows (24 consecutive seeds; none used for tuning)."""
+GRID_SEED = 3999
+"""Seed of the rendered enrolment-grid photo of the enrolled style."""
+ENROLL_PRACTICE = 300
+"""Practice scenes of the enrolment (``fudaba enroll``'s default)."""
+TARGETS = {"normal": 99.5, "hard-or-tilted": 98.0}
+"""Issue 36's targets, % of observable events found: top-down at normal difficulty, and the rest."""
+
+
+@dataclass(frozen=True)
+class Row:
+    """One video to film and follow."""
+
+    game: str
+    players: int
+    ruleset: str
+    deck: str | None
+    """The game's deck option (Bagaji: ``playing-2x``, ``hanafuda-1x``); None: the ruleset's."""
+    style: str | None
+    """Art style; None: the renderer's default."""
+    camera: str
+    difficulty: str
+    seed: int
+    enrolled: bool = False
+    """Followed through the camera with a profile enrolled from a grid photo of ``style``."""
+
+    @property
+    def tag(self) -> str:
+        """The row's name (``--only`` matches it; the folder of its video under ``--videos``)."""
+        deck = f"{self.deck}-" if self.deck else ""
+        return (f"{self.game}-{self.players}-{self.ruleset}-{deck}{self.style or 'default'}-{self.camera}-"
+                f"{self.difficulty}-{self.seed}")
+
+
+def acceptance_rows(known: tuple[str, str] = KNOWN_STYLES, enrolled: str = ENROLLED_STYLE,
+                    playing: tuple[str, str] = PLAYING_STYLES) -> list[Row]:
+    """Issue 36's acceptance videos, 24 per game (module docstring).
+
+    Poka: every hanafuda style × camera-difficulty pair, twice. Hachi-hachi: the same 24, each with
+    the seating ``HACHI_SEATINGS[(style + camera + difficulty + 2 × repeat) mod 4]``, so that each
+    seating has 6 rows: 2 per style, 3 per camera and 3 per difficulty. Bagaji (3 seated): each deck
+    × camera-difficulty pair three times; ``hanafuda-1x`` takes each hanafuda style once per pair,
+    ``playing-2x`` the playing styles in turn, starting so that each style has 3 rows per camera and
+    per difficulty."""
+    hanafuda = (*known, enrolled)
+    rows: list[Row] = []
+    seed = FIRST_SEEDS["poka"]
+    for _ in range(2):
+        for style in hanafuda:
+            for camera, difficulty in CELLS:
+                rows.append(Row("poka", 2, "seed", None, style, camera, difficulty, seed, style == enrolled))
+                seed += 1
+    seed = FIRST_SEEDS["hachi-hachi"]
+    for rep in range(2):
+        for s, style in enumerate(hanafuda):
+            for c, (camera, difficulty) in enumerate(CELLS):
+                players, ruleset = HACHI_SEATINGS[(s + c % 2 + c // 2 + 2 * rep) % 4]
+                rows.append(Row("hachi-hachi", players, ruleset, None, style, camera, difficulty, seed, style == enrolled))
+                seed += 1
+    seed = FIRST_SEEDS["bagaji"]
+    for deck in BAGAJI_DECKS:
+        for c, (camera, difficulty) in enumerate(CELLS):
+            for rep in range(3):
+                if deck.startswith("hanafuda"):
+                    style, mine = hanafuda[rep], hanafuda[rep] == enrolled
+                else:
+                    style, mine = playing[(rep + c % 2 + c // 2) % 2], False
+                rows.append(Row("bagaji", 3, "seed", deck, style, camera, difficulty, seed, mine))
+                seed += 1
+    return rows
+
+
+def target_of(row: dict) -> str:
+    """Which target a result row counts towards: ``normal`` (top-down, normal difficulty) or ``hard-or-tilted``."""
+    return "normal" if row["camera"] == "top" and row["difficulty"] == "normal" else "hard-or-tilted"
 
 
 def observable_key(ev: Event) -> tuple:
@@ -98,9 +240,69 @@ def lcs_pairs(a: list[tuple], b: list[tuple]) -> list[tuple[int, int]]:
     return pairs
 
 
-def run_camera(video: GameVideo, folder: Path, recogniser: object) -> dict:
+def trained_styles(deck: str, models: str | None = None) -> tuple[str, ...]:
+    """The art styles ``deck``'s shipped classifier was trained on (its manifest's ``styles``, else the
+    ``--style`` of the training command it records); empty when unknown."""
+    try:
+        from vision.recognise.manifest import load_manifest
+
+        manifest = load_manifest(deck, models)
+    except (ImportError, OSError, ValueError):
+        return ()
+    styles = set(manifest.styles)
+    argv = (manifest.classifier.get("source") or {}).get("argv") or []
+    for flag, value in zip(argv, argv[1:], strict=False):
+        if flag == "--style":
+            styles.update(s.strip() for s in str(value).split(",") if s.strip())
+    return tuple(sorted(styles))
+
+
+def enrolled_profile(style: str, args: argparse.Namespace) -> Path:
+    """A hanafuda profile enrolled as a user does: a rendered grid photo of ``style``, then ``fudaba
+    enroll --deck hanafuda PHOTO --out PROFILE``; kept in ``enrolled/`` beside ``--videos`` and
+    reused while the style, seed, practice scenes, art folder and models are the same."""
+    from vision.recognise.cli import main as recognise_main
+    from vision.recognise.evaluate import rendered_grid_photo
+
+    folder = args.videos.parent / "enrolled"
+    profile = folder / f"hanafuda-{style}-{GRID_SEED}.npz"
+    stamp = profile.with_suffix(".json")
+    made_of = json.dumps({"style": style, "grid_seed": GRID_SEED, "practice": args.enroll_practice,
+                          "art_dir": args.art_dir, "models": args.models}, sort_keys=True)
+    if profile.is_file() and stamp.is_file() and stamp.read_text(encoding="utf-8") == made_of:
+        print(f"enrolled style {style}: reusing {profile}", flush=True)
+        return profile
+    folder.mkdir(parents=True, exist_ok=True)
+    photo = rendered_grid_photo("hanafuda", style, GRID_SEED, args.art_dir, str(folder))
+    argv = ["enroll", "--deck", "hanafuda", str(photo), "--out", str(profile), "--practice", str(args.enroll_practice)]
+    if args.models:
+        argv += ["--models", args.models]
+    print(f"enrolled style {style}: fudaba {' '.join(argv)}", flush=True)
+    started = time.perf_counter()
+    if recognise_main("enroll", argv[1:]) != 0:
+        raise SystemExit(f"enrolment of {style} failed (above)")
+    stamp.write_text(made_of, encoding="utf-8")
+    print(f"enrolled style {style} in {time.perf_counter() - started:.0f} s", flush=True)
+    return profile
+
+
+_RECOGNISERS: dict[tuple[str, str | None, str | None], object] = {}
+
+
+def recogniser_for(family: str, profile: Path | None, models: str | None) -> object:
+    """A recogniser of ``family`` with ``profile`` (loaded once per process)."""
+    key = (family, str(profile) if profile else None, models)
+    if key not in _RECOGNISERS:
+        from vision.recognise.recogniser import Recogniser
+
+        _RECOGNISERS[key] = Recogniser(family, models, profile=key[1])
+    return _RECOGNISERS[key]
+
+
+def run_camera(video: GameVideo, folder: Path, recogniser: object, profile: Path | None = None) -> dict:
     """Render ``video`` into ``folder`` (kept: a rerun reuses it) and follow it with
-    :func:`vision.replay.replay_video`; the committed events, questions, desyncs and speed."""
+    :func:`vision.replay.replay_video` (as ``fudaba replay --deck D --profile P``); the committed
+    events, questions, desyncs and speed. ``replay_video``'s summary has no question kinds: ``kinds`` is None."""
     from vision.replay import replay_video
     from vision.synth.video import write_video
 
@@ -110,13 +312,14 @@ def run_camera(video: GameVideo, folder: Path, recogniser: object) -> dict:
     path = next(p for p in (folder / "video.mp4", folder / "video.avi") if p.exists())
     ruleset = video.playout.ruleset
     summary = replay_video(path, video.playout.game, players=video.spec.players, ruleset=ruleset,
+                           deck=video.spec.deck, profile=str(profile) if profile else None,
                            out=folder / "tracked.jsonl", force=True, recogniser=recogniser)
     events = game(video.playout.game).match(video.playout.match.players, video.playout.match.options).EVENTS
     committed = [(c["t"], events.from_json({k: v for k, v in c["event"].items() if k != "at"}))
                  for c in summary["committed"]]
     results = [tuple(r["changes"]) for r in summary["results"]]
     return {"committed": committed, "results": results, "questions": summary["questions"],
-            "guesses": summary["guesses"], "desyncs": summary["desyncs"], "kinds": {},
+            "guesses": summary["guesses"], "desyncs": summary["desyncs"], "kinds": None,
             "seconds": summary["wall_seconds"], "speed": summary["speed_x_real_time"],
             "recognitions": summary["recognitions"]}
 
@@ -152,17 +355,24 @@ def run_perfect(video: GameVideo, misread: float, seed: int) -> dict:
             "speed": video.timeline.duration / max(seconds, 1e-9)}
 
 
-def run_one(name: str, players: int, ruleset: str | None, seed: int, rounds: int, args: argparse.Namespace,
-            recogniser: object = None) -> dict:
-    spec = game(name)
-    video = GameVideo(VideoSpec(game=name, players=players, ruleset=ruleset, seed=seed, rounds=rounds, fps=15.0,
-                                style=args.style, camera=args.camera, difficulty=args.difficulty,
-                                art_dir=args.art_dir))
+
+
+def video_of(row: Row, args: argparse.Namespace) -> GameVideo:
+    """The game video of ``row`` (1280 × 720, 15 fps)."""
+    return GameVideo(VideoSpec(game=row.game, players=row.players, ruleset=row.ruleset, seed=row.seed,
+                               rounds=args.rounds, fps=15.0, style=row.style, camera=row.camera,
+                               difficulty=row.difficulty, art_dir=args.art_dir, deck=row.deck))
+
+
+def run_one(row: Row, args: argparse.Namespace, profile: Path | None = None) -> dict:
+    """Film and follow ``row`` with ``args.perception``; its figures (``profile``: the camera path's
+    deck profile, for an enrolled style)."""
+    video = video_of(row, args)
     if args.perception == "camera":
-        tag = f"{name}-{players}-{video.playout.ruleset}-{args.style or 'default'}-{args.camera}-{args.difficulty}-{seed}"
-        run = run_camera(video, args.videos / tag, recogniser)
+        recogniser = recogniser_for(video.deck, profile, args.models)
+        run = run_camera(video, args.videos / row.tag, recogniser, profile)
     else:
-        run = run_perfect(video, args.misread, seed)
+        run = run_perfect(video, args.misread, row.seed)
     committed = run["committed"]
     truth = observable_events(video)
     truth_keys = [observable_key(e) for _, e in truth]
@@ -173,9 +383,12 @@ def run_one(name: str, players: int, ruleset: str | None, seed: int, rounds: int
     truth_results = [tuple(r.changes) for r in video.playout.match.results]
     got_results = [tuple(r) for r in run["results"]]
     right = truth_results == got_results
+    options = video.playout.match.options
     return {
-        "game": name, "players": players, "ruleset": ruleset or spec.default_ruleset, "seed": seed,
-        "style": args.style, "camera": args.camera, "difficulty": args.difficulty,
+        "tag": row.tag, "game": video.playout.game, "players": row.players, "ruleset": video.playout.ruleset,
+        "deck": str(getattr(options, "deck", video.playout.match.deck)), "seed": row.seed,
+        "style": video.style.name, "camera": row.camera, "difficulty": row.difficulty, "enrolled": row.enrolled,
+        "profile": str(profile) if profile is not None and args.perception == "camera" else None,
         "video_seconds": round(video.timeline.duration, 2), "tracker_seconds": round(run["seconds"], 2),
         "speed_x_real_time": round(run["speed"], 2),
         "observable": len(truth), "found": len(pairs), "committed": len(committed),
@@ -187,9 +400,41 @@ def run_one(name: str, players: int, ruleset: str | None, seed: int, rounds: int
     }
 
 
+def _run_item(item: tuple[Row, argparse.Namespace, Path | None]) -> dict:
+    return run_one(*item)
+
+
+def run_rows(rows: list[Row], args: argparse.Namespace, profiles: dict[str, Path]) -> list[dict]:
+    """Run ``rows`` in order (``args.jobs`` at once), printing a line per row as it is done."""
+    items = [(r, args, profiles.get(r.style or "") if r.enrolled else None) for r in rows]
+    out = []
+    if args.jobs > 1 and len(items) > 1:
+        with ProcessPoolExecutor(args.jobs) as pool:
+            for res in pool.map(_run_item, items):
+                out.append(res)
+                print(row_line(res), flush=True)
+    else:
+        for item in items:
+            res = _run_item(item)
+            out.append(res)
+            print(row_line(res), flush=True)
+    return out
+
+
+def row_line(row: dict) -> str:
+    return (f"{row['tag']}: {row['found']}/{row['observable']} events, "
+            f"settlement {'right' if row['settlement_right'] else 'WRONG'}, questions {row['questions']}"
+            + (f" {row['question_kinds']}" if row["question_kinds"] else "")
+            + f", desyncs {row['desyncs']}, {row['tracker_seconds']} s for {row['video_seconds']} s "
+            f"({row['speed_x_real_time']}x)")
+
+
 def summary(rows: list[dict]) -> dict:
     lat = [x for r in rows for x in r["latency_s"]]
     obs = sum(r["observable"] for r in rows)
+    kinds: Counter[str] = Counter()
+    for r in rows:
+        kinds.update(r["question_kinds"] or {})
     return {
         "videos": len(rows),
         "events_found": f"{sum(r['found'] for r in rows)}/{obs}",
@@ -197,11 +442,106 @@ def summary(rows: list[dict]) -> dict:
         "settlements_right": f"{sum(r['settlement_right'] for r in rows)}/{len(rows)}",
         "silent_errors": sum(r["silent_error"] for r in rows),
         "questions": sum(r["questions"] for r in rows),
+        "question_kinds": None if any(r["question_kinds"] is None for r in rows) else dict(sorted(kinds.items())),
         "desyncs": sum(r["desyncs"] for r in rows),
         "latency_median_s": round(statistics.median(lat), 3) if lat else None,
         "latency_p95_s": round(sorted(lat)[int(0.95 * (len(lat) - 1))], 3) if lat else None,
         "speed_x_real_time_median": round(statistics.median(r["speed_x_real_time"] for r in rows), 2),
     }
+
+
+def setting_summaries(rows: list[dict]) -> dict[str, dict[str, dict]]:
+    """Summaries per game and per setting (style, camera, difficulty, their pairs, Bagaji's deck,
+    Hachi-hachi's seating) and per target (overall and per game); a target's summary says its
+    ``target_pct`` and whether it is ``met``."""
+    groups: dict[str, dict[str, list[dict]]] = {}
+
+    def add(kind: str, key: str, row: dict) -> None:
+        groups.setdefault(kind, {}).setdefault(key, []).append(row)
+
+    for r in rows:
+        add("game", r["game"], r)
+        add("style", r["style"] + (" (enrolled)" if r["enrolled"] else ""), r)
+        add("camera", r["camera"], r)
+        add("difficulty", r["difficulty"], r)
+        add("camera+difficulty", f"{r['camera']} {r['difficulty']}", r)
+        if r["game"] == "bagaji":
+            add("bagaji deck", r["deck"], r)
+        if r["game"] == "hachi-hachi":
+            add("hachi-hachi seating", f"{r['players']} seated {r['ruleset']}", r)
+        add("target", target_of(r), r)
+        add("game+target", f"{r['game']} {target_of(r)}", r)
+    out: dict[str, dict[str, dict]] = {}
+    for kind, by_key in groups.items():
+        out[kind] = {}
+        for key, members in by_key.items():
+            s = summary(members)
+            target = key.split()[-1] if kind in ("target", "game+target") else None
+            if target in TARGETS:
+                s["target_pct"] = TARGETS[target]
+                s["met"] = s["events_found_pct"] >= TARGETS[target]
+            out[kind][key] = s
+    return out
+
+
+def summary_line(s: dict) -> str:
+    """A summary in one line."""
+    kinds = s["question_kinds"]
+    met = "" if "met" not in s else f" [target ≥ {s['target_pct']} %: {'met' if s['met'] else 'NOT met'}]"
+    return (f"{s['videos']} videos, events {s['events_found']} ({s['events_found_pct']} %){met}, "
+            f"settlements {s['settlements_right']}, silent errors {s['silent_errors']}, "
+            f"questions {s['questions']}" + (f" {kinds}" if kinds else "" if kinds is not None else " (kinds: n/a)")
+            + f", desyncs {s['desyncs']}, latency median/p95 {s['latency_median_s']}/{s['latency_p95_s']} s, "
+            f"speed {s['speed_x_real_time_median']}x")
+
+
+def acceptance(args: argparse.Namespace) -> int:
+    """``--acceptance``: run the acceptance rows (those ``--only`` selects), print and write the figures."""
+    if args.art_dir is None and (REPO.parent / "shared" / "assets").is_dir():
+        args.art_dir = str(REPO.parent / "shared" / "assets")
+    if args.enrolled_style in KNOWN_STYLES:
+        print(f"--enrolled-style {args.enrolled_style} is one of the known styles {', '.join(KNOWN_STYLES)}")
+        return 2
+    rows = acceptance_rows(enrolled=args.enrolled_style)
+    selected = [r for r in rows if not args.only or args.only in r.tag]
+    if not selected:
+        print(f"no acceptance row's tag contains {args.only!r}; tags look like {rows[0].tag}")
+        return 2
+    trained = {d: trained_styles(d, args.models) for d in ("hanafuda", "playing")}
+    enrolled_trained = args.enrolled_style in trained["hanafuda"]
+    print(f"acceptance: {len(selected)} of {len(rows)} rows, perception {args.perception}; the hanafuda classifier "
+          f"was trained on {', '.join(trained['hanafuda']) or 'unknown styles'}, the playing one on "
+          f"{', '.join(trained['playing']) or 'unknown styles'}", flush=True)
+    if enrolled_trained:
+        print(f"note: the enrolled style {args.enrolled_style} is not unseen: the hanafuda classifier was trained on "
+              "it (its rows measure the enrolment path only)", flush=True)
+    profiles: dict[str, Path] = {}
+    if args.perception == "camera":
+        for style in sorted({r.style for r in selected if r.enrolled and r.style}):
+            profiles[style] = enrolled_profile(style, args)
+    started = time.perf_counter()
+    results = run_rows(selected, args, profiles)
+    sums = setting_summaries(results)
+    for kind, by_key in sums.items():
+        for key, s in by_key.items():
+            print(f"== {kind} {key}: {summary_line(s)}")
+    print(f"{len(results)} videos in {time.perf_counter() - started:.0f} s")
+    out = {"acceptance": True, "perception": args.perception, "misread": args.misread, "rounds": args.rounds,
+           "only": args.only, "art_dir": args.art_dir, "models": args.models, "known_styles": list(KNOWN_STYLES),
+           "enrolled_style": args.enrolled_style, "enrolled_style_trained": enrolled_trained,
+           "trained_styles": {d: list(v) for d, v in trained.items()},
+           "profiles": {k: str(v) for k, v in profiles.items()}, "grid_seed": GRID_SEED,
+           "targets_pct": TARGETS, "summaries": sums, "videos": results}
+    path = args.json or Path("bench/out") / (f"tracking-acceptance-{args.perception}"
+                                             + (f"-only-{_safe(args.only)}" if args.only else "") + ".json")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(out, indent=1))
+    print(f"wrote {path}")
+    return 0
+
+
+def _safe(text: str) -> str:
+    return "".join(c if c.isalnum() or c in "-_." else "_" for c in text)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -213,38 +553,45 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--perception", choices=["perfect", "camera"], default="perfect",
                    help="perfect: table states from the timeline; camera: render the video and run fudaba replay")
     p.add_argument("--style", default=None, help="art style (default: the renderer's)")
-    p.add_argument("--art-dir", default=None, help="folder laid out like shared/assets (more styles)")
+    p.add_argument("--deck", default=None,
+                   help="Bagaji's deck option: playing-2x or hanafuda-1x (default: the ruleset's); other games ignore it")
+    p.add_argument("--art-dir", default=None,
+                   help="folder laid out like shared/assets (more styles; --acceptance: ../shared/assets by default)")
     p.add_argument("--camera", choices=["top", "tilted"], default="top")
     p.add_argument("--difficulty", choices=["easy", "normal", "hard"], default="normal")
     p.add_argument("--videos", type=Path, default=Path("bench/out/videos"), help="rendered videos (kept, reused)")
     p.add_argument("--misread", type=float, default=0.0, help="probability a card is misread in one state")
-    p.add_argument("--json", type=Path, default=Path("bench/out/tracking.json"))
+    p.add_argument("--acceptance", action="store_true",
+                   help="issue 36's acceptance videos (72, fixed; see above) instead of --games/--seeds/--style/…")
+    p.add_argument("--only", metavar="SUBSTRING", help="run only the videos whose tag contains SUBSTRING")
+    p.add_argument("--enrolled-style", default=ENROLLED_STYLE,
+                   help=f"--acceptance: the hanafuda style followed with an enrolled profile (default {ENROLLED_STYLE})")
+    p.add_argument("--enroll-practice", type=int, default=ENROLL_PRACTICE,
+                   help=f"practice scenes of that enrolment (fudaba enroll --practice; default {ENROLL_PRACTICE})")
+    p.add_argument("--models", default=None, help="models folder (default: $FUDABA_MODELS or the repository's models/)")
+    p.add_argument("--jobs", type=int, default=1, help="videos followed at once, one process each (default 1)")
+    p.add_argument("--json", type=Path, default=None,
+                   help="output (default bench/out/tracking.json; --acceptance: bench/out/tracking-acceptance-PERCEPTION.json)")
     args = p.parse_args(argv)
+    if args.acceptance:
+        return acceptance(args)
     out: dict[str, object] = {"perception": args.perception, "misread": args.misread, "style": args.style,
-                              "camera": args.camera, "difficulty": args.difficulty, "games": {}}
-    recognisers: dict[str, object] = {}
+                              "deck": args.deck, "camera": args.camera, "difficulty": args.difficulty, "games": {}}
     for g in args.games:
-        rows = []
-        for name, players, ruleset in SETTINGS[g]:
-            for k in range(args.seeds):
-                recogniser = None
-                if args.perception == "camera":
-                    from vision.recognise.recogniser import Recogniser
-
-                    deck = "playing" if name == "bagaji" else "hanafuda"
-                    recogniser = recognisers.setdefault(deck, Recogniser(deck))
-                row = run_one(name, players, ruleset, args.first_seed + k, args.rounds, args, recogniser)
-                rows.append(row)
-                print(f"{name} {players}p {row['ruleset']} seed {row['seed']}: {row['found']}/{row['observable']} events, "
-                      f"settlement {'right' if row['settlement_right'] else 'WRONG'}, questions {row['questions']}, "
-                      f"desyncs {row['desyncs']}, {row['tracker_seconds']} s for {row['video_seconds']} s "
-                      f"({row['speed_x_real_time']}x)", flush=True)
-        s = summary(rows)
+        rows = [Row(name, players, ruleset or game(name).default_ruleset, args.deck if name == "bagaji" else None,
+                    args.style, args.camera, args.difficulty, args.first_seed + k)
+                for name, players, ruleset in SETTINGS[g] for k in range(args.seeds)]
+        rows = [r for r in rows if not args.only or args.only in r.tag]
+        if not rows:
+            continue
+        results = run_rows(rows, args, {})
+        s = summary(results)
         print(f"== {g}: {json.dumps(s)}")
-        out["games"][g] = {"summary": s, "videos": rows}  # type: ignore[index]
-    args.json.parent.mkdir(parents=True, exist_ok=True)
-    args.json.write_text(json.dumps(out, indent=1))
-    print(f"wrote {args.json}")
+        out["games"][g] = {"summary": s, "videos": results}  # type: ignore[index]
+    path = args.json or Path("bench/out/tracking.json")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(out, indent=1))
+    print(f"wrote {path}")
     return 0
 
 
