@@ -20,8 +20,10 @@ Writes JSON (``--json``) and prints a summary per game. Run from the checkout:
 option (``playing-2x``, the default, or ``hanafuda-1x``; other games ignore it):
 ``python bench/tracking.py --games bagaji --deck hanafuda-1x --seeds 1``.
 
-Questions are counted by kind (``question_kinds``, the tracker's ``Question.kind``) on the perfect
-path; ``fudaba replay``'s summary does not give kinds, so on the camera path they are ``null``.
+Questions are counted by kind (``question_kinds``, the tracker's ``Question.kind``; from ``fudaba
+replay``'s summary on the camera path). Both paths follow a video as ``fudaba replay`` does: no
+confirmations of claims and settlements (nobody to give them), and ``Tracker.finish`` when the video
+ends.
 
 **Issue 36's acceptance** (``--acceptance``): instead of ``--games``/``--seeds``/``--style``/
 ``--camera``/``--difficulty``, a fixed list of 72 rendered videos (:func:`acceptance_rows`;
@@ -88,7 +90,7 @@ sys.path.insert(0, str(REPO))
 from scorer.events import Event  # noqa: E402
 from scorer.games import game  # noqa: E402
 from scorer.table import expected_table, sight_name  # noqa: E402
-from scorer.tracker import Tracker  # noqa: E402
+from scorer.tracker import Tracker, TrackerOptions  # noqa: E402
 from vision.synth.oracle import perfect_states  # noqa: E402
 from vision.synth.video import GameVideo, VideoSpec  # noqa: E402
 
@@ -302,7 +304,7 @@ def recogniser_for(family: str, profile: Path | None, models: str | None) -> obj
 def run_camera(video: GameVideo, folder: Path, recogniser: object, profile: Path | None = None) -> dict:
     """Render ``video`` into ``folder`` (kept: a rerun reuses it) and follow it with
     :func:`vision.replay.replay_video` (as ``fudaba replay --deck D --profile P``); the committed
-    events, questions, desyncs and speed. ``replay_video``'s summary has no question kinds: ``kinds`` is None."""
+    events, questions (and their kinds), desyncs and speed."""
     from vision.replay import replay_video
     from vision.synth.video import write_video
 
@@ -319,7 +321,7 @@ def run_camera(video: GameVideo, folder: Path, recogniser: object, profile: Path
                  for c in summary["committed"]]
     results = [tuple(r["changes"]) for r in summary["results"]]
     return {"committed": committed, "results": results, "questions": summary["questions"],
-            "guesses": summary["guesses"], "desyncs": summary["desyncs"], "kinds": None,
+            "guesses": summary["guesses"], "desyncs": summary["desyncs"], "kinds": summary.get("question_kinds"),
             "seconds": summary["wall_seconds"], "speed": summary["speed_x_real_time"],
             "recognitions": summary["recognitions"]}
 
@@ -328,17 +330,20 @@ def run_perfect(video: GameVideo, misread: float, seed: int) -> dict:
     """Follow ``video`` from the table states a perfect camera would give (no frames rendered)."""
     spec = game(video.playout.game)
     match = spec.match(video.playout.match.players, video.playout.match.options)
-    tracker = Tracker(match)
+    tracker = Tracker(match, TrackerOptions(confirm_stones=False))  # as `fudaba replay` follows a video
     committed: list[tuple[float, Event]] = []
     states: Counter[str] = Counter()
     previous = "synced"
     kinds: Counter[str] = Counter()
     guesses = 0
     started = time.perf_counter()
-    for ts in perfect_states(video, misread, seed):
-        u = tracker.update(ts.table, ts.t)
+    t = 0.0
+    for ts in [*perfect_states(video, misread, seed), None]:
+        # after the last state the source ends: Tracker.finish, as `fudaba replay` does
+        u = tracker.update(ts.table, ts.t) if ts is not None else tracker.finish(t)
+        t = ts.t if ts is not None else t
         del committed[len(committed) - u.retracted:]
-        committed.extend((ts.t, e) for e in u.committed)
+        committed.extend((t, e) for e in u.committed)
         if u.state != previous and u.state in ("question", "out-of-sync"):
             states[u.state] += 1
             if u.question is not None:
@@ -346,7 +351,7 @@ def run_perfect(video: GameVideo, misread: float, seed: int) -> dict:
         if u.question is not None:
             # as `fudaba replay` does with no answers file: the most likely answer, as a guess
             del committed[len(committed) - u.question.candidates[0].retract:]
-            committed.extend((ts.t, e) for e in tracker.choose(0))
+            committed.extend((t, e) for e in tracker.choose(0))
             guesses += 1
         previous = u.state
     seconds = time.perf_counter() - started

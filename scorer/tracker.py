@@ -134,6 +134,10 @@ class TrackerOptions:
     silent_seen_cost: float = 0.25
     """Cost of a silent event by a seat whose arm was seen over the table without changing it."""
     actor_cost: float = 4.0
+    confirm_stones: bool = True
+    """Events that change the totals or settle a round wait for a player's confirmation (a
+    ``confirm`` question, answered by :meth:`Tracker.choose`) before they are committed; False
+    where nobody can answer (an offline replay)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,7 +181,8 @@ class Question:
     """``which-event`` (several explanations stay close), ``repair`` (several repairs of a
     committed card explain the table as well; module docstring, "Repairs") or ``unseen`` (the
     source ended where the round may have ended by events that leave no trace:
-    :meth:`Tracker.finish`)."""
+    :meth:`Tracker.finish`) or ``confirm`` (an event that changes stones, waiting for a
+    player's word: :attr:`TrackerOptions.confirm_stones`)."""
     text: str
     candidates: tuple[Explanation, ...]
     """The choices, most likely first."""
@@ -335,7 +340,7 @@ class Tracker:
 
     def _decide(self, table: TableState, at: float) -> Update:
         opts = self.options
-        if self.question is not None and self.question.kind == "repair":
+        if self.question is not None and self.question.kind in ("repair", "confirm"):
             return Update(state="question", question=self.question)
         best = self._hyps[0]
         # replaying the best hypothesis to see whether a deal is due costs; only a poor fit needs it
@@ -367,6 +372,14 @@ class Tracker:
                 return Update(state="waiting", best=best)
             # the events that have led for hold_s; those appended since wait their turn
             prefix = prefix[: len(self._lead)]
+        if opts.confirm_stones:
+            k = self._first_stone_event(prefix)
+            if k == 0:
+                text = f"Confirm: {prefix[0].describe()}? (1) yes; otherwise correct it"
+                self.question = Question("confirm", text, (Explanation(prefix[:1], best.cost),), at)
+                return Update(state="question", question=self.question, best=best)
+            if k is not None:
+                prefix = prefix[:k]
         committed = self._commit(prefix)
         self._note_commit(table)
         if len(key) > len(prefix):
@@ -546,6 +559,24 @@ class Tracker:
                 self.match.undo()
         return out + [None] * (len(events) - len(out))
 
+    def _first_stone_event(self, events: tuple[Event, ...]) -> int | None:
+        """The index of the first of ``events`` that changes the totals or settles a round."""
+        before = self.match.status()
+        applied = 0
+        try:
+            for k, ev in enumerate(events):
+                self.match.apply(ev)
+                applied += 1
+                now = self.match.status()
+                if now.totals != before.totals or now.rounds_settled != before.rounds_settled or now.over:
+                    return k
+        except ScorerError:
+            return None
+        finally:
+            for _ in range(applied):
+                self.match.undo()
+        return None
+
     def _ends_in_deal(self, hyp: Explanation) -> bool:
         with self._applied(hyp.events) as legal:
             return legal and self.match.phase() == "deal"
@@ -567,13 +598,20 @@ class Tracker:
         opts = self.options
         best = self._hyps[0]
         committed: tuple[Event, ...] = ()
+        if self.last_table is not None and (not math.isfinite(best.cost) or (
+                _gated(best, opts, self._hooks.seat_rows) > opts.max_cost and not self._ends_in_deal(best))):
+            self._unexplained_since = min(self._unexplained_since or at, at - opts.desync_after_s)
+            self._repair_armed = self._repair_armed and math.isfinite(best.cost)
+            return self._unexplained(self.last_table, at, best)
         if best.events:
-            if not math.isfinite(best.cost) or (_gated(best, opts, self._hooks.seat_rows) > opts.max_cost
-                                                and not self._ends_in_deal(best)):
-                self._unexplained_since = min(self._unexplained_since or at, at - opts.desync_after_s)
-                return self._unexplained(self.last_table or self.expected(), at, best)
             close = [h for h in self._hyps if h.cost - best.cost < opts.margin and not _inserted(h, best)]
             prefix = _common_prefix([h.events for h in close]) or self._same_outcome_prefix(best, close)
+            stone = self._first_stone_event(prefix) if opts.confirm_stones else None
+            if stone is not None:
+                committed = self._commit(prefix[:stone]) if stone else ()
+                text = f"Confirm: {prefix[stone].describe()}? (1) yes; otherwise correct it"
+                self.question = Question("confirm", text, (Explanation(prefix[stone:stone + 1], best.cost),), at)
+                return Update(committed=committed, state="question", question=self.question)
             if prefix:
                 committed = self._commit(prefix)
                 if self.last_table is not None:
@@ -649,6 +687,12 @@ class Tracker:
         if not 0 <= index < len(self.question.candidates):
             raise ScorerError(f"choose 0-{len(self.question.candidates) - 1}, not {index}")
         chosen = self.question.candidates[index]
+        if self.question.kind == "confirm":  # the hypotheses that agree with it go on
+            done = self._commit(chosen.events)
+            if self.last_table is not None:
+                self._note_commit(self.last_table)
+                self._update_noise(self.last_table)
+            return done
         if chosen.retract:
             for _ in range(chosen.retract):
                 self.match.undo()

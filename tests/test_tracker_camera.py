@@ -90,7 +90,8 @@ def _merged(states: list[TableState], keep: list[bool]) -> list[TableState]:
 
 def _follow(video: GameVideo, states: list[TableState]) -> tuple[Tracker, list, int]:
     spec = game(video.playout.game)
-    tracker = Tracker(spec.match(video.playout.match.players, video.playout.match.options))
+    tracker = Tracker(spec.match(video.playout.match.players, video.playout.match.options),
+                      TrackerOptions(confirm_stones=False))  # as an offline replay follows it
     committed: list = []
     questions = 0
     for s in states:

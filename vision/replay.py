@@ -227,6 +227,8 @@ class _Run:
     first_t: float | None = None
     last_t: float = 0.0
     committed: list[dict[str, Any]] = field(default_factory=list)
+    question_kinds: dict[str, int] = field(default_factory=dict)
+    """Questions by :attr:`scorer.tracker.Question.kind`."""
     stage_s: dict[str, float] = field(default_factory=lambda: dict.fromkeys(STAGES, 0.0))
 
     def timed(self, stage: str, started: float) -> float:
@@ -262,7 +264,8 @@ def follow(source: Any, setup: Setup, *, recogniser: Any = None, profile: str | 
         except (OSError, ValueError) as exc:
             raise ReplayError(f"cannot load the {setup.deck} recogniser: {exc}") from None
     match = setup.match()
-    tracker = Tracker(match, tracker_options or TrackerOptions())
+    # claims and settlements wait for a player's word only where a player can answer
+    tracker = Tracker(match, tracker_options or TrackerOptions(confirm_stones=typed is not None))
     calibrator = TableCalibrator(setup.layout.area_mm, every=CALIBRATE_EVERY)
     stab = Stabiliser(setup.layout, recogniser, **dict(stabiliser_options or {}))
     writer = None
@@ -342,6 +345,7 @@ def follow(source: Any, setup: Setup, *, recogniser: Any = None, profile: str | 
         assert q is not None
         evidence = flight_evidence(last_best, "question") if recorder is not None else {}
         run.questions += 1
+        run.question_kinds[q.kind] = run.question_kinds.get(q.kind, 0) + 1
         say(f"{t:8.2f} s  question: {q.text}")
         choice = book.for_question(t)
         kind = "answer"
@@ -360,6 +364,36 @@ def follow(source: Any, setup: Setup, *, recogniser: Any = None, profile: str | 
         if recorder is not None:
             fly("question", t, {**evidence, "question": {**question_json(q), "choice": choice, "source": kind},
                                 "events": [ev.to_json() for ev in chosen]})
+
+    def handle(upd: Any, t: float) -> None:
+        """Write, say and record what one tracker update did."""
+        nonlocal last_best, state
+        retract(upd.retracted, t, "camera", "a card committed earlier was misread")
+        if upd.committed:
+            write(upd.committed, t, "camera", upd.best.cost if upd.best is not None else None)
+            if recorder is not None and recorder.wants("commit"):
+                fly("commit", t, {**flight_evidence(upd.best, upd.state), "events": [ev.to_json() for ev in upd.committed]})
+        if upd.best is not None:
+            last_best = upd.best
+        if upd.state == "question" and tracker.question is not None:
+            if book.typed is None:
+                answer(t)
+            elif state != "question":
+                q = tracker.question
+                say(f"{t:8.2f} s  question: {q.text}  (type its number and Enter)")
+                if recorder is not None:
+                    fly("question", t, {**flight_evidence(upd.best, upd.state), "question": question_json(q)})
+        if upd.state == "out-of-sync" and state != "out-of-sync":
+            run.desyncs += 1
+            say(f"{t:8.2f} s  {upd.desync.text if upd.desync else 'out of sync'}")
+            if recorder is not None:
+                d = upd.desync
+                fly("desync", t, {**flight_evidence(last_best, upd.state),
+                                  "desync": {"text": d.text, "differences": list(d.differences), "since": d.since}
+                                  if d is not None else None})
+        elif state == "out-of-sync" and upd.state != "out-of-sync":
+            say(f"{t:8.2f} s  back in sync")
+        state = upd.state
 
     try:
         while True:
@@ -399,6 +433,7 @@ def follow(source: Any, setup: Setup, *, recogniser: Any = None, profile: str | 
                     run.questions += 1
                     run.answered += 1
                     q = tracker.question
+                    run.question_kinds[q.kind] = run.question_kinds.get(q.kind, 0) + 1
                     evidence = flight_evidence(last_best, "question") if recorder is not None else {}
                     retract(q.candidates[typed_choice].retract, t, "answer", q.text)
                     chosen = tracker.choose(typed_choice)
@@ -412,34 +447,13 @@ def follow(source: Any, setup: Setup, *, recogniser: Any = None, profile: str | 
                 continue
             upd = tracker.update(table, t)
             clock = run.timed("track", clock)
-            retract(upd.retracted, t, "camera", "a card committed earlier was misread")
-            if upd.committed:
-                write(upd.committed, t, "camera", upd.best.cost if upd.best is not None else None)
-                if recorder is not None and recorder.wants("commit"):
-                    fly("commit", t, {**flight_evidence(upd.best, upd.state), "events": [ev.to_json() for ev in upd.committed]})
-            if upd.best is not None:
-                last_best = upd.best
-            if upd.state == "question" and tracker.question is not None:
-                if book.typed is None:
-                    answer(t)
-                elif state != "question":
-                    q = tracker.question
-                    say(f"{t:8.2f} s  question: {q.text}  (type its number and Enter)")
-                    if recorder is not None:
-                        fly("question", t, {**flight_evidence(upd.best, upd.state), "question": question_json(q)})
-            if upd.state == "out-of-sync" and state != "out-of-sync":
-                run.desyncs += 1
-                say(f"{t:8.2f} s  {upd.desync.text if upd.desync else 'out of sync'}")
-                if recorder is not None:
-                    d = upd.desync
-                    fly("desync", t, {**flight_evidence(last_best, upd.state),
-                                      "desync": {"text": d.text, "differences": list(d.differences), "since": d.since}
-                                      if d is not None else None})
-            elif state == "out-of-sync" and upd.state != "out-of-sync":
-                say(f"{t:8.2f} s  back in sync")
-            state = upd.state
+            handle(upd, t)
         if not calibrated:
             raise ReplayError(_no_markers(name, markers_within_s, setup, ended=True))
+        # the source ended: what leads is committed, what is open is asked now
+        handle(tracker.finish(run.last_t), run.last_t)
+        if tracker.question is not None:  # nobody can type an answer any more: the answers file, or a guess
+            answer(run.last_t)
     except KeyboardInterrupt:
         interrupted = True
     except ReplayError:
@@ -459,7 +473,7 @@ def follow(source: Any, setup: Setup, *, recogniser: Any = None, profile: str | 
         "record": str(out) if out is not None else None,
         "game": setup.game, "ruleset": setup.ruleset, "players": setup.players,
         "events": run.events, "questions": run.questions, "guesses": run.guesses, "answered": run.answered,
-        "bad_answers": run.bad_answers, "desyncs": run.desyncs, "retracted": run.retracted,
+        "bad_answers": run.bad_answers, "question_kinds": dict(run.question_kinds), "desyncs": run.desyncs, "retracted": run.retracted,
         "seconds": round(seconds, 3), "wall_seconds": round(wall, 3),
         "speed_x_real_time": round(seconds / wall, 2) if wall > 0 else None,
         "frames": run.frames, "states": st.states, "recognitions": st.readings, "pile_recognitions": st.pile_readings,

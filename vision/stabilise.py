@@ -1020,17 +1020,19 @@ class Stabiliser:
 
     def _unchanged_seat_zones(self) -> set[str]:
         """Seat zones where the recognition view changed on less than ``hidden_min_mm2`` since the
-        last reading: their cards are held as they were (a new reading of an overlapping row only
+        last reading (lines of change 2 mm thin or less left out): their cards are held as they were (a new reading of an overlapping row only
         names its slivers differently)."""
         if self._changed is None:
             return set()
+        # thin lines of change along card edges are the camera shifting by a pixel, not a card
+        solid = cv2.morphologyEx(self._changed, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
         out = set()
         for z in self.layout.zones:
             if not z.name.startswith("seat:"):
                 continue
-            inside = np.zeros(self._changed.shape, np.uint8)
+            inside = np.zeros(solid.shape, np.uint8)
             cv2.fillPoly(inside, [self._view_px(z.polygon_mm)], 1)
-            if np.count_nonzero(self._changed & inside) / self.px_per_mm ** 2 < self.hidden_min_mm2:
+            if np.count_nonzero(solid & inside) / self.px_per_mm ** 2 < self.hidden_min_mm2:
                 out.add(z.name)
         return out
 
