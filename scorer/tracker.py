@@ -987,8 +987,11 @@ def _visible(table: TableState, history: Mapping[str, Iterable[str]]) -> frozens
 def _gated(hyp: Explanation, options: TrackerOptions, rows: bool) -> float:
     """The fit that decides whether the tracker is in sync; with ``rows`` (seat zones hold
     overlapping capture rows: :attr:`GameHooks.seat_rows`) seat zones count up to ``max_cost``
-    (slivers are misread and hidden: what the rows show alone never makes a desync)."""
-    return hyp.fit - hyp.seat_fit + min(hyp.seat_fit, options.max_cost) if rows else hyp.fit
+    less ``miss_cost`` (slivers are misread and hidden: what the rows show never makes a desync
+    unless the field or the piles are wrong too, by about a card)."""
+    if not rows:
+        return hyp.fit
+    return hyp.fit - hyp.seat_fit + min(hyp.seat_fit, options.max_cost - options.miss_cost)
 
 
 def _seat_noise(expected: TableState, seen: TableState) -> dict[str, tuple[Counter[str], Counter[str]]]:
@@ -1047,7 +1050,9 @@ class _Scorer:
         tops = [max(d, key=d.__getitem__) if d else None for d in seen]
 
         def miss(n: str) -> float:
-            if gathering or missing_noise[n] > 0:
+            """What leaving expected ``n`` unpaired would cost were the cards not being gathered
+            (while they are, it costs nothing, but the cards that show are still theirs)."""
+            if missing_noise[n] > 0:
                 return 0.0
             return o.seat_miss_cost if hidden[n] > 0 else o.miss_cost
 
