@@ -118,6 +118,9 @@ class TrackerOptions:
     :attr:`margin`)."""
     ask_after_s: float = 4.0
     """Seconds an ambiguity may last before the players are asked."""
+    ask_traceless_after_s: float = 20.0
+    """Seconds an ambiguity may last before the players are asked when the rivals differ only in
+    events that leave no trace (who declared play or retire): the order of play settles it soon."""
     desync_after_s: float = 1.0
     """Seconds a table nothing explains must last before the tracker reports it is out of sync."""
     miss_cost: float = 3.5
@@ -536,8 +539,9 @@ class Tracker:
 
     def _outcomes(self, events: tuple[Event, ...]) -> list[tuple | None]:
         """After each start of ``events`` (1, 2, … events): what players could ever tell apart: the
-        expected table (shown hands included), the totals, the rounds settled and what the match
-        expects next; None after an event the rules refuse."""
+        expected table (shown hands included), the totals, the rounds settled, what the match
+        expects next and who did what (the events without their cards, in any order); None after
+        an event the rules refuse."""
         out: list[tuple | None] = []
         shown = self._shown
         applied = 0
@@ -552,8 +556,11 @@ class Tracker:
                 if hook is not None:
                     shown = _add_shown(shown, hook, self._predicted(()))
                 st = self.match.status()
+                # who did what, cards aside: a seat that retired and one that plays may be expected
+                # to act alike for a while, yet are no same outcome
+                did = tuple(sorted(map(_who, events[:applied]), key=repr))
                 out.append((TableState.from_counts(self._predicted(shown)).signature(), st.totals,
-                            st.rounds_settled, st.over, st.expects))
+                            st.rounds_settled, st.over, st.expects, did))
         finally:
             for _ in range(applied):
                 self.match.undo()
@@ -733,11 +740,40 @@ class Tracker:
         self._lead = None
         if self._ambiguous_since is None:
             self._ambiguous_since = at
-        if at - self._ambiguous_since >= self.options.ask_after_s:
+        wait = self.options.ask_after_s
+        if self._only_traceless_differ(close):
+            wait = self.options.ask_traceless_after_s
+        if at - self._ambiguous_since >= wait:
             text = "Which happened? " + " | ".join(f"({i + 1}) {e.describe()}" for i, e in enumerate(close[:4]))
             self.question = Question("which-event", text, tuple(close[:4]), self._ambiguous_since)
             return Update(state="question", question=self.question, best=best)
         return Update(state="waiting", best=best)
+
+    def _only_traceless_differ(self, close: list[Explanation]) -> bool:
+        """Whether the close hypotheses differ only in events that change nothing on the table (a
+        declaration): the same table changes in the same order (some perhaps fewer of them: the next
+        table tells)."""
+        seen: set[tuple] = set()
+        for h in close:
+            changes: list[tuple] = []
+            applied = 0
+            try:
+                before = self._predicted(self._shown)
+                for ev in h.events:
+                    self.match.apply(ev)
+                    applied += 1
+                    after = self._predicted(self._shown)
+                    if after != before:
+                        changes.append(_event_key(ev))
+                    before = after
+            except ScorerError:
+                return False
+            finally:
+                for _ in range(applied):
+                    self.match.undo()
+            seen.add(tuple(changes))
+        longest = max(seen, key=len, default=())
+        return all(longest[: len(c)] == c for c in seen)
 
     def _unexplained(self, table: TableState, at: float, best: Explanation) -> Update:
         self._lead = None
@@ -943,6 +979,11 @@ def _pruned(shown: Shown, table: TableState) -> Shown:
 def _skeleton(ev: Event) -> tuple:
     """An event without its cards: type, seat and flags (a declaration's play or retire)."""
     return (ev.TYPE, *(v for n in _names(type(ev)) for v in [getattr(ev, n)] if not isinstance(v, str | tuple)))
+
+
+def _who(ev: Event) -> tuple:
+    """An event's type, seat and flags alone (no cards, no card left unchosen)."""
+    return (ev.TYPE, *(v for n in _names(type(ev)) for v in [getattr(ev, n)] if isinstance(v, int)))
 
 
 def _diverse(ranked: list[Explanation], k: int) -> list[Explanation]:
