@@ -23,8 +23,9 @@ and removed before the event is built, so the engines never see them:
 * ``source`` — who or what produced the line, one of :data:`SOURCES`: ``camera`` (the tracker,
   from camera frames), ``button`` (a stone-counter button), ``dashboard`` (entered on the
   dashboard), ``import`` (taken from elsewhere: typed in, converted, simulated), ``answer`` (a
-  player's answer to a question the tracker asked) or ``guess`` (the tracker's most likely answer
-  to a question nobody answered);
+  player's answer to a question the tracker asked), ``guess`` (the tracker's most likely answer
+  to a question nobody answered) or ``table`` (events the tracker found when a player said the
+  table is right);
 * ``seq`` — the line's sequence number in a live record, a positive integer; the lines that carry
   one must carry strictly increasing numbers (gaps allowed);
 * ``evidence`` — a JSON object saying why the line was written, free-form, e.g.
@@ -74,6 +75,7 @@ SOURCES: dict[str, str] = {
     "import": "taken from elsewhere: typed in, converted or simulated",
     "answer": "a player's answer to a question the tracker asked",
     "guess": "the tracker's most likely answer to a question nobody answered",
+    "table": "found by the tracker when a player said the table is right (the table is like this)",
 }
 """The values of a line's ``source`` key and what each means."""
 META_KEYS = ("source", "seq", "evidence")

@@ -232,6 +232,10 @@ class _Evidence:
 
 REPAIR_EVENTS = 8
 """How many of the round's last committed events a repair may change (module docstring, "Repairs")."""
+ASSERT_DEPTH = 8
+"""Most events that change the table :meth:`Tracker.assert_table` looks for."""
+ASSERT_BEAM = 32
+"""Partial sequences :meth:`Tracker.assert_table` keeps at each step."""
 REPAIR_SEARCHES = 8
 """How many repairs are searched from: those whose repaired game alone fits the table best."""
 
@@ -612,7 +616,7 @@ class Tracker:
             return self._unexplained(self.last_table, at, best)
         if best.events:
             close = [h for h in self._hyps if h.cost - best.cost < opts.margin and not _inserted(h, best)]
-            prefix = _common_prefix([h.events for h in close]) or self._same_outcome_prefix(best, close)
+            prefix = max(_common_prefix([h.events for h in close]), self._same_outcome_prefix(best, close), key=len)
             stone = self._first_stone_event(prefix) if opts.confirm_stones else None
             if stone is not None:
                 committed = self._commit(prefix[:stone]) if stone else ()
@@ -676,6 +680,45 @@ class Tracker:
         return out
 
     # ------------------------------------------------------------------ corrections
+    def assert_table(self, table: TableState, at: float) -> Update:
+        """A player's word that ``table`` (what the camera sees now) is right: "the table is like
+        this". The legal events that turn the committed game's table into it, found by a deeper
+        search than a table change gets (up to :data:`ASSERT_DEPTH` events that change the table),
+        are committed; when none explains it within ``max_cost`` it is a desync that says what
+        differs; when several explain it as well, a ``which-event`` question. Hypotheses start afresh."""
+        opts = self.options
+        self._restart()
+        self.last_table = table
+        self._signature = table.signature()
+        self._visible = _visible(table, {})
+        scorer = _Scorer(table, opts, self._noise)
+        self.options = replace(opts, depth=ASSERT_DEPTH, beam=ASSERT_BEAM)
+        try:
+            root = Explanation((), 0.0, 0.0, (), self._shown)
+            ranked = sorted(self._search(root, table, scorer, _Evidence((), frozenset(), {})), key=lambda e: e.cost)
+        finally:
+            self.options = opts
+        best = ranked[0] if ranked else None
+        if best is None or _gated(best, opts, self._hooks.seat_rows) > opts.max_cost:
+            diffs = tuple(self.expected().differences(table))
+            self._hyps = [Explanation((), math.inf, 0.0, (), self._shown)]
+            self._signature = None
+            self.desync = Desync("No legal events turn the game's table into this one: " + ("; ".join(diffs) or "?"),
+                                 diffs, at)
+            return Update(state="out-of-sync", desync=self.desync)
+        close = [h for h in ranked if h.cost - best.cost < opts.margin and not _inserted(h, best)]
+        self._hyps = ranked[: opts.hypotheses]
+        prefix = max(_common_prefix([h.events for h in close]), self._same_outcome_prefix(best, close), key=len)
+        if len(prefix) == len(best.events):
+            committed = self._commit(prefix)
+            self._note_commit(table)
+            return Update(committed=committed, state="synced", best=self._hyps[0])
+        committed = self._commit(prefix) if prefix else ()
+        best = self._hyps[0]
+        close = [h for h in self._hyps if h.cost - best.cost < opts.margin and not _inserted(h, best)]
+        self._ambiguous_since = at - opts.ask_after_s
+        return replace(self._ambiguous(best, close, at), committed=committed)
+
     def apply(self, event: Event) -> None:
         """A player's event (dashboard, buttons): applied at once; hypotheses start afresh."""
         self.match.apply(event)

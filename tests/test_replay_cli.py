@@ -121,6 +121,13 @@ def test_typed_answers_count_from_one():
         q.get(timeout=0.2)
 
 
+def test_typed_t_says_the_table_is_right():
+    from vision.replay import ASSERT_TABLE, _typed_numbers
+
+    q = _typed_numbers(iter(["t\n", "Table\n", "3\n"]))
+    assert [q.get(timeout=2) for _ in range(3)] == [ASSERT_TABLE, ASSERT_TABLE, 2]
+
+
 def test_track_runs_a_paced_file_and_stops_after_seconds(clip, capsys):
     path, _ = clip
     assert main(["track", str(path), "--game", "poka", "--seconds", "2", "--json"]) == 0

@@ -204,3 +204,34 @@ def test_a_round_settled_by_declarations_alone_is_asked_about_when_the_video_end
     k = next(i for i, c in enumerate(end.question.candidates) if list(c.events) == truth)
     tr.choose(k)
     assert [r.changes for r in tr.match.results] == [r.changes for r in video.playout.match.results]
+
+
+def test_the_table_is_like_this_finds_the_events_a_table_change_is_too_deep_for() -> None:
+    video = GameVideo(VideoSpec(game="hachi-hachi", players=4, ruleset="standard", seed=2002, fps=15.0))
+    spec = game("hachi-hachi")
+    tr = Tracker(spec.match(video.playout.match.players, video.playout.match.options), TrackerOptions(confirm_stones=False))
+    events, times = video.playout.events, video.timeline.event_times
+    plays = [i for i, e in enumerate(events) if e.TYPE in ("play", "draw")]
+    states = [s.table for s in perfect_states(video)]
+    for s in states:
+        if s.t >= times[plays[5]]:
+            break
+        u = tr.update(s, s.t)
+        if u.question is not None:
+            tr.choose(0)
+    done = [e for e in tr.match.events if e.TYPE in ("play", "draw")]
+    k = len(done)
+    assert k >= 3 and [_key(e) for e in done] == [_key(events[i]) for i in plays[:k]]
+    # six events later (three turns): deeper than the search one table change gets
+    later = [s for s in states if s.t < times[plays[k + 6]]][-1]
+    assert later.t > times[plays[k + 5]]
+    assert all(e.TYPE not in ("play", "draw") for e in tr.update(later, later.t).committed)
+    u = tr.assert_table(later, later.t)
+    assert u.state == "synced"
+    # which of a seat's two cards came from its hand is unknowable without the tables between
+    assert Counter(_key(e)[1:3] for e in u.committed if e.TYPE in ("play", "draw")) == Counter(
+        _key(events[i])[1:3] for i in plays[k:k + 6])
+    # a table no legal events reach is refused with what differs
+    odd = TableState({"field": ZoneState(tuple(SeenCard.certain(n) for n in ("01-crane", "01-crane", "01-crane")))})
+    bad = tr.assert_table(odd, later.t + 1)
+    assert bad.state == "out-of-sync" and bad.desync is not None and bad.desync.differences

@@ -280,6 +280,7 @@ def follow(source: Any, setup: Setup, *, recogniser: Any = None, profile: str | 
     say = say or (lambda _line: None)
     run = _Run()
     book = _Answers(list(answers or []), typed)
+    typed_held: list[int] = []  # a typed number waiting for a question to open
     calibrated = False
     state = "synced"
     started = time.perf_counter()
@@ -365,12 +366,12 @@ def follow(source: Any, setup: Setup, *, recogniser: Any = None, profile: str | 
             fly("question", t, {**evidence, "question": {**question_json(q), "choice": choice, "source": kind},
                                 "events": [ev.to_json() for ev in chosen]})
 
-    def handle(upd: Any, t: float) -> None:
+    def handle(upd: Any, t: float, source_kind: str = "camera") -> None:
         """Write, say and record what one tracker update did."""
         nonlocal last_best, state
         retract(upd.retracted, t, "camera", "a card committed earlier was misread")
         if upd.committed:
-            write(upd.committed, t, "camera", upd.best.cost if upd.best is not None else None)
+            write(upd.committed, t, source_kind, upd.best.cost if upd.best is not None else None)
             if recorder is not None and recorder.wants("commit"):
                 fly("commit", t, {**flight_evidence(upd.best, upd.state), "events": [ev.to_json() for ev in upd.committed]})
         if upd.best is not None:
@@ -424,12 +425,24 @@ def follow(source: Any, setup: Setup, *, recogniser: Any = None, profile: str | 
                 progress(f"{name or 'source'}: {t - run.first_t:.0f} s in {wall:.0f} s "
                          f"({(t - run.first_t) / max(wall, 1e-9):.1f}x real time), {run.events} events, "
                          f"{run.questions} questions, {run.desyncs} desyncs")
-            if book.typed is not None and tracker.question is not None:
-                try:
-                    typed_choice = book.typed.get_nowait()
-                except queue.Empty:
+            if book.typed is not None:
+                if not typed_held and not book.typed.empty():
+                    typed_held.append(book.typed.get_nowait())
+                typed_choice = typed_held[0] if typed_held else None
+                if typed_choice == ASSERT_TABLE:
+                    typed_held.clear()
                     typed_choice = None
-                if typed_choice is not None and 0 <= typed_choice < len(tracker.question.candidates):
+                    if tracker.last_table is None:
+                        say(f"{t:8.2f} s  no settled table yet to take as right")
+                    else:
+                        say(f"{t:8.2f} s  the table is like this: looking for the events that lead to it")
+                        handle(tracker.assert_table(tracker.last_table, t), t, "table")
+                elif tracker.question is not None:
+                    typed_held.clear()  # an answer (a number beyond the candidates is dropped)
+                else:
+                    typed_choice = None  # a number waits for the next question
+                if typed_choice is not None and tracker.question is not None \
+                        and 0 <= typed_choice < len(tracker.question.candidates):
                     run.questions += 1
                     run.answered += 1
                     q = tracker.question
@@ -543,7 +556,9 @@ def _parser(command: str) -> argparse.ArgumentParser:
                         help="webcam number, stream URL (http://…, rtsp://…), video file or image folder (played at real time)")
         ap.add_argument("-o", "--output", metavar="RECORD.jsonl", help="also write the record here")
         ap.add_argument("--ask", action="store_true",
-                        help="answer questions by typing a candidate's number and Enter (else: --answers, or the most likely)")
+                        help="answer questions by typing a candidate's number and Enter (else: --answers, or the most "
+                             "likely), confirm claims and settlements, and type t when the table is right and the game "
+                             "is not (the tracker finds the events that lead to it)")
         ap.add_argument("--seconds", type=float, default=0.0, help="stop after this many seconds (0: Ctrl-C)")
     ap.add_argument("--game", required=True, help="hachi-hachi, bagaji or poka")
     ap.add_argument("--players", type=int, default=0, help="seated players (default: the fewest)")
@@ -592,8 +607,13 @@ def _stdout(line: str) -> None:
     print(line, flush=True)
 
 
+ASSERT_TABLE = -1
+"""What :func:`_typed_numbers` delivers for ``t``: the table is like this (:meth:`Tracker.assert_table`)."""
+
+
 def _typed_numbers(stream: TextIO) -> queue.Queue[int]:
-    """Numbers typed on ``stream`` (shown from 1), as candidate indices (from 0)."""
+    """Numbers typed on ``stream`` (shown from 1), as candidate indices (from 0); ``t`` (the table
+    is right as the camera sees it) as :data:`ASSERT_TABLE`."""
     out: queue.Queue[int] = queue.Queue()
 
     def read() -> None:
@@ -601,8 +621,10 @@ def _typed_numbers(stream: TextIO) -> queue.Queue[int]:
             word = line.strip()
             if word.isdigit() and int(word) >= 1:
                 out.put(int(word) - 1)
+            elif word.lower() in ("t", "table"):
+                out.put(ASSERT_TABLE)
             elif word:
-                _stderr("type the number of a candidate, then Enter")
+                _stderr("type the number of a candidate, or t when the table is right, then Enter")
 
     threading.Thread(target=read, daemon=True).start()
     return out
