@@ -56,10 +56,12 @@ CASES = [
 def _play_with(deck: str, overrides: dict[str, str]):
     """:func:`vision.synth.playout.play` with Bagaji option overrides (the deck among them)."""
 
-    def _play(game: str, ruleset: str | None, players: int, rounds: int, seed: int) -> Playout:
+    def _play(game: str, ruleset: str | None, players: int, rounds: int, seed: int,
+              options: dict[str, str] | None = None) -> Playout:
         spec = find_game(game)
         name = ruleset or spec.default_ruleset
-        match = spec.match([f"Seat {i + 1}" for i in range(players)], spec.options(name, {"deck": deck, **overrides}))
+        chosen = {**(options or {}), "deck": deck, **overrides}
+        match = spec.match([f"Seat {i + 1}" for i in range(players)], spec.options(name, chosen))
         rng = random.Random(seed)
         events, places = [], []
         for _ in range(max(1, rounds)):
