@@ -630,8 +630,7 @@ class Tracker:
             best = self._hyps[0]
             if best.events:
                 close = [h for h in self._hyps if h.cost - best.cost < opts.margin and not _inserted(h, best)]
-                self._ambiguous_since = min(self._ambiguous_since or at, at - opts.ask_after_s)
-                update = self._ambiguous(best, close, at)
+                update = self._ambiguous(best, close, at, now=True)
                 return replace(update, committed=committed)
         endings = self._unseen_endings()
         if endings:
@@ -716,8 +715,7 @@ class Tracker:
         committed = self._commit(prefix) if prefix else ()
         best = self._hyps[0]
         close = [h for h in self._hyps if h.cost - best.cost < opts.margin and not _inserted(h, best)]
-        self._ambiguous_since = at - opts.ask_after_s
-        return replace(self._ambiguous(best, close, at), committed=committed)
+        return replace(self._ambiguous(best, close, at, now=True), committed=committed)
 
     def apply(self, event: Event) -> None:
         """A player's event (dashboard, buttons): applied at once; hypotheses start afresh."""
@@ -779,12 +777,14 @@ class Tracker:
         self._ambiguous_since = None
         return events
 
-    def _ambiguous(self, best: Explanation, close: list[Explanation], at: float) -> Update:
+    def _ambiguous(self, best: Explanation, close: list[Explanation], at: float, now: bool = False) -> Update:
         self._lead = None
         if self._ambiguous_since is None:
             self._ambiguous_since = at
         wait = self.options.ask_after_s
-        if self._only_traceless_differ(close):
+        if now:
+            wait = 0.0
+        elif self._only_traceless_differ(close):
             wait = self.options.ask_traceless_after_s
         if at - self._ambiguous_since >= wait:
             text = "Which happened? " + " | ".join(f"({i + 1}) {e.describe()}" for i, e in enumerate(close[:4]))
@@ -795,8 +795,9 @@ class Tracker:
     def _only_traceless_differ(self, close: list[Explanation]) -> bool:
         """Whether the close hypotheses differ only in events that change nothing on the table (a
         declaration): the same table changes in the same order (some perhaps fewer of them: the next
-        table tells)."""
+        table tells), and none of them ends a round."""
         seen: set[tuple] = set()
+        settled = self.match.status().rounds_settled
         for h in close:
             changes: list[tuple] = []
             applied = 0
@@ -809,6 +810,8 @@ class Tracker:
                     if after != before:
                         changes.append(_event_key(ev))
                     before = after
+                if self.match.is_over or self.match.status().rounds_settled != settled:
+                    return False  # a round ends: no later play will tell
             except ScorerError:
                 return False
             finally:
