@@ -356,7 +356,7 @@ class Tracker:
         self._unexplained_since = None
         self.desync = None
         self._repair_armed = True
-        close = [h for h in self._hyps if h.cost - best.cost < opts.margin and not _inserted(h, best)]
+        close = self._close(best, self._hyps)
         prefix = _common_prefix([h.events for h in close])
         if not best.events:
             self._ambiguous_since = None
@@ -382,9 +382,7 @@ class Tracker:
         if opts.confirm_stones:
             k = self._first_stone_event(prefix)
             if k == 0:
-                text = f"Confirm: {prefix[0].describe()}? (1) yes; otherwise correct it"
-                self.question = Question("confirm", text, (Explanation(prefix[:1], best.cost),), at)
-                return Update(state="question", question=self.question, best=best)
+                return Update(state="question", question=self._confirm(prefix[0], best.cost, at), best=best)
             if k is not None:
                 prefix = prefix[:k]
         committed = self._commit(prefix)
@@ -570,6 +568,16 @@ class Tracker:
                 self.match.undo()
         return out + [None] * (len(events) - len(out))
 
+    def _close(self, best: Explanation, hyps: Iterable[Explanation]) -> list[Explanation]:
+        """The hypotheses within ``margin`` of ``best`` that are not ``best`` with events inserted."""
+        return [h for h in hyps if h.cost - best.cost < self.options.margin and not _inserted(h, best)]
+
+    def _confirm(self, event: Event, cost: float, at: float) -> Question:
+        """A ``confirm`` question for ``event`` (one that changes stones), now open."""
+        text = f"Confirm: {event.describe()}? (1) yes; otherwise correct it"
+        self.question = Question("confirm", text, (Explanation((event,), cost),), at)
+        return self.question
+
     def _first_stone_event(self, events: tuple[Event, ...]) -> int | None:
         """The index of the first of ``events`` that changes the totals or settles a round."""
         before = self.match.status()
@@ -615,21 +623,19 @@ class Tracker:
             self._repair_armed = self._repair_armed and math.isfinite(best.cost)
             return self._unexplained(self.last_table, at, best)
         if best.events:
-            close = [h for h in self._hyps if h.cost - best.cost < opts.margin and not _inserted(h, best)]
+            close = self._close(best, self._hyps)
             prefix = max(_common_prefix([h.events for h in close]), self._same_outcome_prefix(best, close), key=len)
             stone = self._first_stone_event(prefix) if opts.confirm_stones else None
             if stone is not None:
                 committed = self._commit(prefix[:stone]) if stone else ()
-                text = f"Confirm: {prefix[stone].describe()}? (1) yes; otherwise correct it"
-                self.question = Question("confirm", text, (Explanation(prefix[stone:stone + 1], best.cost),), at)
-                return Update(committed=committed, state="question", question=self.question)
+                return Update(committed=committed, state="question", question=self._confirm(prefix[stone], best.cost, at))
             if prefix:
                 committed = self._commit(prefix)
                 if self.last_table is not None:
                     self._note_commit(self.last_table)
             best = self._hyps[0]
             if best.events:
-                close = [h for h in self._hyps if h.cost - best.cost < opts.margin and not _inserted(h, best)]
+                close = self._close(best, self._hyps)
                 update = self._ambiguous(best, close, at, now=True)
                 return replace(update, committed=committed)
         endings = self._unseen_endings()
@@ -705,7 +711,7 @@ class Tracker:
             self.desync = Desync("No legal events turn the game's table into this one: " + ("; ".join(diffs) or "?"),
                                  diffs, at)
             return Update(state="out-of-sync", desync=self.desync)
-        close = [h for h in ranked if h.cost - best.cost < opts.margin and not _inserted(h, best)]
+        close = self._close(best, ranked)
         self._hyps = ranked[: opts.hypotheses]
         prefix = max(_common_prefix([h.events for h in close]), self._same_outcome_prefix(best, close), key=len)
         if len(prefix) == len(best.events):
@@ -714,7 +720,7 @@ class Tracker:
             return Update(committed=committed, state="synced", best=self._hyps[0])
         committed = self._commit(prefix) if prefix else ()
         best = self._hyps[0]
-        close = [h for h in self._hyps if h.cost - best.cost < opts.margin and not _inserted(h, best)]
+        close = self._close(best, self._hyps)
         return replace(self._ambiguous(best, close, at, now=True), committed=committed)
 
     def apply(self, event: Event) -> None:
