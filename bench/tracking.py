@@ -13,7 +13,9 @@ replay``'s loop (:func:`vision.replay.replay_video`): the whole path. Per game v
 * silent error: a wrong or missing settlement with no question and no out-of-sync report;
 * questions and desyncs (state changes into them), latency from the truth event's ``at`` (its
   action done) to its commit, in video seconds. A question is answered at once with the most
-  likely candidate, as ``fudaba replay`` does with no answers file (a guess).
+  likely candidate, as ``fudaba replay`` does with no answers file (a guess); with ``--answers
+  truth`` (perfect perception only) as a player who saw the game would answer it
+  (:func:`truth_choice`): the settlements a table gets when its players answer the questions.
 
 Writes JSON (``--json``) and prints a summary per game. Run from the checkout:
 ``python bench/tracking.py --games poka --seeds 3``. ``--deck D`` films Bagaji with that deck
@@ -326,8 +328,29 @@ def run_camera(video: GameVideo, folder: Path, recogniser: object, profile: Path
             "recognitions": summary["recognitions"]}
 
 
-def run_perfect(video: GameVideo, misread: float, seed: int) -> dict:
-    """Follow ``video`` from the table states a perfect camera would give (no frames rendered)."""
+def truth_choice(question: object, committed: list[tuple[float, Event]], truth: list[Event]) -> int:
+    """The candidate a player who saw the game would choose: the one after which the committed
+    events agree with the truth's for longest (by :func:`observable_key`; ties: the likelier)."""
+    want = [observable_key(e) for e in truth]
+
+    def agree(events: list[Event]) -> int:
+        n = 0
+        for a, b in zip((observable_key(e) for e in events), want):
+            if a != b:
+                break
+            n += 1
+        return n
+
+    kept = [e for _, e in committed]
+    scores = [agree(kept[:len(kept) - c.retract] + list(c.events))  # type: ignore[attr-defined]
+              for c in question.candidates]  # type: ignore[attr-defined]
+    return max(range(len(scores)), key=lambda i: (scores[i], -i))
+
+
+def run_perfect(video: GameVideo, misread: float, seed: int, answers: str = "guess") -> dict:
+    """Follow ``video`` from the table states a perfect camera would give (no frames rendered).
+    ``answers``: ``guess`` (the likeliest candidate, as ``fudaba replay`` with no answers file) or
+    ``truth`` (the candidate a player at the table would choose: :func:`truth_choice`)."""
     spec = game(video.playout.game)
     match = spec.match(video.playout.match.players, video.playout.match.options)
     tracker = Tracker(match, TrackerOptions(confirm_stones=False))  # as `fudaba replay` follows a video
@@ -349,10 +372,11 @@ def run_perfect(video: GameVideo, misread: float, seed: int) -> dict:
             if u.question is not None:
                 kinds[u.question.kind] += 1
         if u.question is not None:
-            # as `fudaba replay` does with no answers file: the most likely answer, as a guess
-            del committed[len(committed) - u.question.candidates[0].retract:]
-            committed.extend((t, e) for e in tracker.choose(0))
-            guesses += 1
+            # guess: as `fudaba replay` does with no answers file; truth: as a player would answer
+            pick = truth_choice(u.question, committed, video.playout.events) if answers == "truth" else 0
+            del committed[len(committed) - u.question.candidates[pick].retract:]
+            committed.extend((t, e) for e in tracker.choose(pick))
+            guesses += answers == "guess"
         previous = u.state
     seconds = time.perf_counter() - started
     return {"committed": committed, "results": [r.changes for r in match.results], "questions": states["question"],
@@ -377,7 +401,7 @@ def run_one(row: Row, args: argparse.Namespace, profile: Path | None = None) -> 
         recogniser = recogniser_for(video.deck, profile, args.models)
         run = run_camera(video, args.videos / row.tag, recogniser, profile)
     else:
-        run = run_perfect(video, args.misread, row.seed)
+        run = run_perfect(video, args.misread, row.seed, args.answers)
     committed = run["committed"]
     truth = observable_events(video)
     truth_keys = [observable_key(e) for _, e in truth]
@@ -531,13 +555,15 @@ def acceptance(args: argparse.Namespace) -> int:
         for key, s in by_key.items():
             print(f"== {kind} {key}: {summary_line(s)}")
     print(f"{len(results)} videos in {time.perf_counter() - started:.0f} s")
-    out = {"acceptance": True, "perception": args.perception, "misread": args.misread, "rounds": args.rounds,
+    out = {"acceptance": True, "perception": args.perception, "answers": args.answers, "misread": args.misread,
+           "rounds": args.rounds,
            "only": args.only, "art_dir": args.art_dir, "models": args.models, "known_styles": list(KNOWN_STYLES),
            "enrolled_style": args.enrolled_style, "enrolled_style_trained": enrolled_trained,
            "trained_styles": {d: list(v) for d, v in trained.items()},
            "profiles": {k: str(v) for k, v in profiles.items()}, "grid_seed": GRID_SEED,
            "targets_pct": TARGETS, "summaries": sums, "videos": results}
     path = args.json or Path("bench/out") / (f"tracking-acceptance-{args.perception}"
+                                             + ("-answered" if args.answers == "truth" else "")
                                              + (f"-only-{_safe(args.only)}" if args.only else "") + ".json")
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(out, indent=1))
@@ -574,10 +600,15 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--enroll-practice", type=int, default=ENROLL_PRACTICE,
                    help=f"practice scenes of that enrolment (fudaba enroll --practice; default {ENROLL_PRACTICE})")
     p.add_argument("--models", default=None, help="models folder (default: $FUDABA_MODELS or the repository's models/)")
+    p.add_argument("--answers", choices=["guess", "truth"], default="guess",
+                   help="--perception perfect: answer each question with the likeliest candidate (guess, as fudaba "
+                        "replay does) or as a player who saw the game would (truth)")
     p.add_argument("--jobs", type=int, default=1, help="videos followed at once, one process each (default 1)")
     p.add_argument("--json", type=Path, default=None,
                    help="output (default bench/out/tracking.json; --acceptance: bench/out/tracking-acceptance-PERCEPTION.json)")
     args = p.parse_args(argv)
+    if args.answers == "truth" and args.perception == "camera":
+        p.error("--answers truth needs --perception perfect (the camera path answers as fudaba replay does)")
     if args.acceptance:
         return acceptance(args)
     out: dict[str, object] = {"perception": args.perception, "misread": args.misread, "style": args.style,

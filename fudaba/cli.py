@@ -9,6 +9,7 @@
   ``--max-rounds`` rounds (default 10,000: only a match whose options set no end reaches it) is bad input.
 * ``fudaba replay VIDEO --game G … -o RECORD`` / ``fudaba track SOURCE --game G …`` — follow a game
   from frames (``vision/replay.py``; the ``recognise`` extra).
+* ``fudaba run [--host H] [--port P] [--data FILE]`` — serve the dashboard (``fudaba/serve.py``).
 * ``fudaba device list`` — the serial ports, stone counters (by USB id) first.
 * ``fudaba device test [PORT] [--seconds S]`` — light every LED, print button events as they come
   for S seconds (default 10) or until Ctrl-C, then turn the LEDs back.
@@ -30,6 +31,7 @@ from collections.abc import Sequence
 from importlib import resources
 from typing import Any
 
+from fudaba import serve
 from scorer import record as records
 from scorer import rulesets
 from scorer.errors import RecordError, ScorerError, UnknownCardError
@@ -414,6 +416,7 @@ def build_parser() -> argparse.ArgumentParser:
         sub.add_parser(name, help=f"{what} (`fudaba {name} --help`; needs the recognise extra)", add_help=False)
 
     _add_device_parser(sub)
+    serve.add_parser(sub)
     return parser
 
 

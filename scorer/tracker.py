@@ -77,7 +77,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
-from scorer.errors import ScorerError
+from scorer.deals import observer_deal
+from scorer.errors import IllegalEventError, ScorerError
 from scorer.events import Event
 from scorer.match import Match, NotEnumerableError
 from scorer.table import (
@@ -1269,34 +1270,22 @@ def _deck_ids(match: Match) -> Counter[str]:
 
 
 def _observer_deal(template: Event, table: TableState, match: Match, dealer: int | None) -> Event | None:
-    """``template`` (a random deal from the engine) in observer form: hands and stock as counts,
-    the face-up cards as seen on ``table``."""
-    values: dict[str, Any] = {}
+    """``template`` (a random deal from the engine) in observer form (:func:`scorer.deals.observer_deal`),
+    the face-up cards as seen on ``table``; None where the table's cards cannot be that deal's."""
     ids = _deck_ids(match)
+    face_up: dict[str, list[str]] = {}
     for f in fields(template):
-        if f.name == "at":
-            continue
-        v = getattr(template, f.name)
-        if f.name == "hands":
-            v = tuple(len(h) if isinstance(h, tuple) else h for h in v)
-        elif f.name == "stock":
-            v = None if match.GAME == "poka" else (len(v) if isinstance(v, tuple) else v)
-        elif f.name == "field":
-            names = sorted(table.zone("field").names().elements())
+        if f.name in ("field", "table"):
+            names = sorted(table.zone("field").names().elements()) if f.name == "field" \
+                else list(table.zone("pile").names().elements())
             got = _ids_for(names, ids)
-            if got is None or len(got) != len(v):
+            if got is None:
                 return None
-            v = tuple(got)
-        elif f.name == "table":
-            names = list(table.zone("pile").names().elements())
-            got = _ids_for(names, ids)
-            if got is None or len(got) != 1:
-                return None
-            v = got[0]
-        elif f.name == "dealer" and dealer is not None:
-            v = dealer
-        values[f.name] = v
-    return type(template)(**values)
+            face_up[f.name] = got
+    try:
+        return observer_deal(match, face_up, dealer, template)
+    except IllegalEventError:
+        return None
 
 
 class GameHooks:

@@ -1,1 +1,56 @@
-"""The Flask dashboard (application factory, blueprints, templates)."""
+"""The Flask dashboard: ``create_app(config, sessions)``.
+
+Pages: ``/`` (the history and a new session), ``/session/<id>`` (the live game: scoreboard, table,
+log, manual play and corrections), ``/pin`` (where a PIN is set). JSON API under ``/api`` (see
+:mod:`web.api`), the live stream at ``/api/sessions/<id>/stream`` (Server-Sent Events), card faces
+at ``/cards/<family>/<card id>.png``. All JavaScript and styles are served from ``web/static``:
+the table may have no internet.
+
+Security (:mod:`web.security`): every state-changing request carries the page's CSRF token in the
+``X-CSRF-Token`` header (or a ``csrf`` form field); where :attr:`WebConfig.pin` is set, every
+request but the PIN page needs the PIN entered once per browser. Uploads are capped at
+:attr:`WebConfig.max_upload` bytes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from flask import Flask
+
+from fudaba.session import Sessions
+
+
+@dataclass(frozen=True, slots=True)
+class WebConfig:
+    """How the dashboard runs (passed in, never read from globals)."""
+
+    secret_key: bytes
+    """Signs the browser's cookie (CSRF token, PIN entered)."""
+    pin: str | None = None
+    """Digits every browser must enter once (set when the dashboard listens beyond this machine)."""
+    card_art: Callable[[str, str], Path | None] | None = None
+    """(deck family, card id) → the PNG of its face, or None."""
+    max_upload: int = 1 << 20
+    """Largest request body, bytes (a record import)."""
+    heartbeat_s: float = 15.0
+    """Seconds between keep-alive comments on a quiet stream."""
+    pin_tries: int = 5
+    """Wrong PINs allowed per address per minute before it must wait."""
+
+
+def create_app(config: WebConfig, sessions: Sessions) -> Flask:
+    """The dashboard app over ``sessions``."""
+    from web import api, pages, security
+
+    app = Flask(__name__)
+    app.config.update(SECRET_KEY=config.secret_key, MAX_CONTENT_LENGTH=config.max_upload,
+                      SESSION_COOKIE_SAMESITE="Strict", SESSION_COOKIE_HTTPONLY=True,
+                      SEND_FILE_MAX_AGE_DEFAULT=3600, JSON_SORT_KEYS=False)
+    app.extensions["fudaba"] = {"config": config, "sessions": sessions}
+    security.install(app, config)
+    app.register_blueprint(api.bp)
+    app.register_blueprint(pages.bp)
+    return app

@@ -1,0 +1,316 @@
+"""The session runtime: one match, its record in the history, and everyone watching it.
+
+Everything that changes a game — an event a player taps, a correction, later the tracker's commits
+and the stone counter's buttons — goes through :meth:`Session.submit` (or :meth:`Session.edit`),
+one at a time under the session's lock, in this order:
+
+1. the line is checked by applying it to the match (an illegal event or correction is refused
+   with the rule's reason and changes nothing);
+2. it is committed to the store (:class:`fudaba.store.Store`) with the next ``seq``;
+3. only then is everyone told: every subscriber's queue gets the new snapshot.
+
+A subscriber's queue is bounded (:data:`QUEUE_SIZE`); a subscriber whose queue is full is marked
+``dropped`` (its stream ends and its client reconnects to a fresh snapshot) rather than slowing the
+session. A snapshot (:meth:`Session.snapshot`) is plain JSON: the players, the totals and each
+settled round, what the match expects, where the cards are, the log of record lines, and for
+manual play the legal events (or, where a deal is due, what entering one needs:
+:class:`scorer.deals.DealForm`). Its ``seq`` is the record's last sequence number: the event id of
+the dashboard's stream.
+
+:class:`Sessions` holds the open sessions of one store: it creates them and opens (resumes) them
+from the history by id, replaying their lines.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, fields
+from typing import Any
+
+from fudaba.store import Store, StoreError
+from scorer import record as records
+from scorer.cards import deck as deck_spec
+from scorer.deals import deal_form, observer_deal
+from scorer.errors import ScorerError
+from scorer.events import Event
+from scorer.games import GameSpec, game
+from scorer.match import Match, NotEnumerableError, Player
+
+QUEUE_SIZE = 64
+"""Snapshots a subscriber may have waiting before it is dropped."""
+LOG_LINES = 200
+"""Record lines a snapshot carries (the most recent)."""
+LEGAL_LIMIT = 600
+"""Legal events a snapshot lists at most (manual play); more are said to be cut."""
+SOURCES_FROM_PLAYERS = ("dashboard", "button", "answer", "table", "import")
+"""Sources a line may be submitted with from outside the tracker."""
+
+
+class SessionError(Exception):
+    """A request the session refuses: what and why, for the player who made it."""
+
+    def __init__(self, message: str, status: int = 409) -> None:
+        super().__init__(message)
+        self.status = status
+        """The HTTP status that fits (404: no such session; 400: malformed; 409: refused by the rules)."""
+
+
+@dataclass(eq=False)
+class Subscription:
+    """One watcher of a session: a bounded queue of snapshots."""
+
+    queue: queue.Queue[dict[str, Any]]
+    dropped: bool = False
+    """True once the watcher fell :data:`QUEUE_SIZE` snapshots behind: it must resync."""
+
+    def get(self, timeout: float) -> dict[str, Any] | None:
+        """The next snapshot, or None when none came within ``timeout`` seconds."""
+        try:
+            return self.queue.get(timeout=timeout)
+        except queue.Empty:
+            return None
+
+
+def event_cards(event: Event, ids: frozenset[str]) -> list[str]:
+    """The card ids an event names (its string and tuple-of-string fields that are cards)."""
+    out: list[str] = []
+    for f in fields(event):
+        v = getattr(event, f.name)
+        for x in v if isinstance(v, tuple) else (v,):
+            if isinstance(x, str) and x in ids:
+                out.append(x)
+    return out
+
+
+class Session:
+    """A match, its record in the store, and its subscribers (module docstring)."""
+
+    def __init__(self, store: Store, session_id: int) -> None:
+        self.store = store
+        self.id = session_id
+        try:
+            self.header: records.Header = store.header(session_id)
+        except StoreError as exc:
+            raise SessionError(str(exc), 404) from None
+        self.spec: GameSpec = game(self.header.game)
+        self.title = next((s.title for s in store.sessions() if s.id == session_id), f"session {session_id}")
+        self._lock = threading.RLock()
+        self._subs: set[Subscription] = set()
+        self._snapshot: dict[str, Any] | None = None
+        self._card_ids = frozenset(deck_spec(self.header.deck).cards)
+        self._rebuild()
+
+    # ------------------------------------------------------------------ state
+    def _rebuild(self) -> None:
+        """Replay the stored lines into a fresh match."""
+        self.lines: list[dict[str, Any]] = self.store.lines(self.id)
+        self.match: Match = self.header.new_match()
+        for line in self.lines:
+            try:
+                records.apply_line(self.match, self.spec, dict(line))
+            except (ScorerError, ValueError) as exc:
+                raise SessionError(f"session {self.id}, line seq {line.get('seq')}: {exc}", 500) from None
+        self.seq = int(self.lines[-1]["seq"]) if self.lines else 0
+        self._snapshot = None
+
+    # ------------------------------------------------------------------ changes
+    def submit(self, line: Mapping[str, Any], source: str = "dashboard",
+               evidence: Mapping[str, Any] | None = None) -> int:
+        """Check, commit and publish one record line (an event or ``undo``/``replace``/``confirm``);
+        its ``seq``. SessionError (400 malformed, 409 refused) changes nothing."""
+        return self.submit_many([line], source, evidence)
+
+    def submit_many(self, lines: Sequence[Mapping[str, Any]], source: str = "dashboard",
+                    evidence: Mapping[str, Any] | None = None) -> int:
+        """Several lines as one change: all are checked before any is committed, and subscribers
+        are told once. The ``seq`` of the last."""
+        if source not in records.SOURCES:
+            raise SessionError(f"unknown source {source!r}", 400)
+        with self._lock:
+            staged: list[dict[str, Any]] = []
+            try:
+                for raw in lines:
+                    if not isinstance(raw, Mapping) or not isinstance(raw.get("type"), str):
+                        raise SessionError("a line must be a JSON object with a string 'type'", 400)
+                    clash = [k for k in records.META_KEYS if k in raw]
+                    if clash:
+                        raise SessionError(f"a submitted line may not carry {', '.join(clash)}", 400)
+                    line = {**raw, "source": source, "seq": self.seq + len(staged) + 1}
+                    if evidence is not None:
+                        line["evidence"] = dict(evidence)
+                    try:
+                        records.apply_line(self.match, self.spec, dict(line))
+                    except (ScorerError, ValueError) as exc:
+                        raise SessionError(str(exc), 409) from None
+                    staged.append(line)
+                for line in staged:
+                    self.store.append(self.id, line, finished=self.match.is_over and line is staged[-1])
+            except BaseException:
+                # refused or not stored: the match goes back to exactly what the store holds
+                self._rebuild()
+                raise
+            self.lines.extend(staged)
+            self.seq = int(staged[-1]["seq"]) if staged else self.seq
+            self._snapshot = None
+            self._publish()
+            return self.seq
+
+    def play(self, event_json: Mapping[str, Any], source: str = "dashboard") -> int:
+        """Apply one game event given as its JSON object; its ``seq``."""
+        return self.submit(event_json, source)
+
+    def undo(self, source: str = "dashboard") -> int:
+        """Take back the last event; its ``seq`` (the undo line's)."""
+        return self.submit({"type": "undo"}, source)
+
+    def confirm(self, source: str = "dashboard") -> int:
+        """A player confirms the last event."""
+        return self.submit({"type": "confirm"}, source)
+
+    def deal(self, dealer: int | None, face_up: Mapping[str, Sequence[str]], source: str = "dashboard") -> int:
+        """Enter the deal due now by who dealt and its face-up cards (observer form)."""
+        with self._lock:
+            try:
+                event = observer_deal(self.match, face_up, dealer)
+            except ScorerError as exc:
+                raise SessionError(str(exc), 409) from None
+            return self.submit(event.to_json(), source)
+
+    def edit(self, index: int, event_json: Mapping[str, Any], source: str = "dashboard") -> int:
+        """Put ``event_json`` in place of effective event ``index`` (from 0) and apply every later
+        event again: written as one ``undo`` of the events from ``index`` on, the new event and the
+        later ones again. Refused (409, nothing changes) when a later event is no longer legal."""
+        with self._lock:
+            events = self.match.events
+            if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(events):
+                raise SessionError(f"there is no event {index} to edit (events 0 to {len(events) - 1})", 400)
+            later = [e.to_json() for e in events[index + 1:]]
+            return self.submit_many([{"type": "undo", "count": len(events) - index}, dict(event_json), *later], source)
+
+    # ------------------------------------------------------------------ watchers
+    def subscribe(self) -> Subscription:
+        """A new watcher (give it :meth:`snapshot` first)."""
+        sub = Subscription(queue.Queue(QUEUE_SIZE))
+        with self._lock:
+            self._subs.add(sub)
+        return sub
+
+    def unsubscribe(self, sub: Subscription) -> None:
+        """Forget a watcher (harmless twice)."""
+        with self._lock:
+            self._subs.discard(sub)
+
+    @property
+    def watchers(self) -> int:
+        """Subscribers now."""
+        return len(self._subs)
+
+    def _publish(self) -> None:
+        snap = self.snapshot()
+        for sub in list(self._subs):
+            try:
+                sub.queue.put_nowait(snap)
+            except queue.Full:
+                sub.dropped = True
+                self._subs.discard(sub)
+
+    # ------------------------------------------------------------------ snapshot
+    def snapshot(self) -> dict[str, Any]:
+        """The session as plain JSON (module docstring); the same object until the next change."""
+        with self._lock:
+            if self._snapshot is None:
+                self._snapshot = self._build_snapshot()
+            return self._snapshot
+
+    def _build_snapshot(self) -> dict[str, Any]:
+        m = self.match
+        places = m.table_places()
+        return {
+            "session": {"id": self.id, "title": self.title, "game": m.GAME, "game_title": self.spec.title,
+                        "ruleset": self.header.ruleset, "deck": m.deck, "unit": m.UNIT,
+                        "lower_is_better": m.LOWER_IS_BETTER,
+                        "players": [p.to_json() for p in m.players]},
+            "seq": self.seq,
+            "status": m.status().to_json(),
+            "leaders": list(m.leaders()),
+            "results": [r.to_json() for r in m.results],
+            "places": places.to_json() if places is not None else {},
+            "log": self._log(),
+            "manual": self._manual(),
+        }
+
+    def _log(self) -> list[dict[str, Any]]:
+        """The latest record lines in words (an event's ``describe``; corrections said plainly)."""
+        out = []
+        for line in self.lines[-LOG_LINES:]:
+            kind = line.get("type")
+            if kind == "undo":
+                n = line.get("count", 1)
+                text = "undo" + (f" {n} events" if n != 1 else "")
+            elif kind == "confirm":
+                text = "confirmed"
+            else:
+                obj = line.get("event") if kind == "replace" else line
+                try:
+                    ev = self.match.EVENTS.from_json({k: v for k, v in obj.items() if k not in records.META_KEYS})
+                    text = ev.describe()
+                except (ScorerError, AttributeError, TypeError, ValueError):
+                    text = str(kind)
+                if kind == "replace":
+                    text = f"replaced by: {text}"
+            out.append({"seq": line.get("seq"), "type": kind, "text": text, "source": line.get("source")})
+        return out
+
+    def _manual(self) -> dict[str, Any]:
+        """What manual play may do now: the legal events (cut at :data:`LEGAL_LIMIT`) or a deal form."""
+        m = self.match
+        if m.is_over:
+            return {"over": True, "legal": [], "deal": None}
+        form = deal_form(m)
+        if form is not None:
+            return {"over": False, "legal": [], "deal": {**form.to_json(), "cards": sorted(set(self._card_ids))}}
+        try:
+            legal = m.legal_events()
+        except NotEnumerableError:
+            return {"over": False, "legal": [], "deal": None, "not_listed": True}
+        items = [{"event": e.to_json(), "type": e.TYPE, "seat": getattr(e, "seat", None), "text": e.describe(),
+                  "cards": event_cards(e, self._card_ids)} for e in legal[:LEGAL_LIMIT]]
+        return {"over": False, "legal": items, "deal": None, "cut": max(0, len(legal) - LEGAL_LIMIT)}
+
+
+class Sessions:
+    """The open sessions of one store, by id (thread-safe)."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._open: dict[int, Session] = {}
+        self._lock = threading.Lock()
+
+    def get(self, session_id: int) -> Session:
+        """The session ``session_id``, opened (resumed from the store) on first use; SessionError 404."""
+        with self._lock:
+            if session_id not in self._open:
+                self._open[session_id] = Session(self.store, session_id)
+            return self._open[session_id]
+
+    def create(self, game_name: str, players: Iterable[str], ruleset: str | None = None,
+               options: Mapping[str, Any] | None = None, deck: str | None = None, title: str | None = None) -> Session:
+        """A new session of ``game_name`` with seated ``players`` (names, in seat order)."""
+        try:
+            spec = game(game_name)
+            names = [str(p).strip() for p in players]
+            if any(not n for n in names):
+                raise ValueError("every seat needs a name")
+            if not spec.min_players <= len(names) <= spec.max_players:
+                raise ValueError(f"{spec.title} seats {spec.min_players} to {spec.max_players} players, "
+                                 f"not {len(names)}")
+            chosen = ruleset or spec.default_ruleset
+            opts = spec.options(chosen, options or {})
+            match = spec.match([Player(i + 1, n) for i, n in enumerate(names)], opts, deck=deck)
+        except (ScorerError, ValueError, TypeError) as exc:
+            raise SessionError(str(exc), 400) from None
+        header = records.Header.for_match(match, chosen)
+        sid = self.store.create(header, title)
+        return self.get(sid)

@@ -1,0 +1,196 @@
+"""The JSON API and the live stream.
+
+Every error is ``{"error": "what and why"}`` with its status: 400 malformed, 401 PIN, 403 CSRF,
+404 unknown session or card, 409 refused by the rules (nothing changed), 413 upload too large.
+
+* ``GET /api/games`` — the games, their seat counts and rulesets.
+* ``GET /api/sessions`` — the history; ``POST /api/sessions`` ``{"game", "players": [names],
+  "ruleset"?, "options"?, "title"?}`` → 201 ``{"id", "url"}``.
+* ``GET /api/sessions/<id>/state`` — the snapshot (:meth:`fudaba.session.Session.snapshot`).
+* ``GET /api/sessions/<id>/stream`` — Server-Sent Events: ``event: state``, ``id:`` the record's
+  ``seq``, ``data:`` the snapshot, at once (unless ``Last-Event-ID`` is the current ``seq``) and
+  after every change; a ``: ping`` comment every :attr:`web.WebConfig.heartbeat_s` seconds; a
+  watcher that falls behind gets ``event: resync`` and the stream ends (the browser reconnects and
+  gets a fresh snapshot).
+* ``POST /api/sessions/<id>/event`` ``{"event": {...}}``, ``/undo``, ``/confirm``,
+  ``/deal`` ``{"dealer"?, "face_up": {"field": [ids]}}``, ``/edit`` ``{"index", "event"}`` →
+  ``{"seq"}``.
+* ``GET /api/sessions/<id>/record`` — the record (JSON Lines) to download; ``POST /api/import``
+  (a record as the body or as the form file ``record``) → 201 ``{"id", "url"}``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+from flask import Blueprint, Response, current_app, jsonify, request, stream_with_context, url_for
+from werkzeug.exceptions import HTTPException
+
+from fudaba.session import Session, SessionError, Sessions
+from scorer.errors import ScorerError
+from scorer.games import all_games
+
+bp = Blueprint("api", __name__)
+
+
+def _sessions() -> Sessions:
+    return current_app.extensions["fudaba"]["sessions"]
+
+
+def _session(sid: int) -> Session:
+    return _sessions().get(sid)
+
+
+def _body() -> dict[str, Any]:
+    data = request.get_json(silent=True)
+    if data is None and request.content_length:
+        raise SessionError("the request body is not JSON", 400)
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise SessionError("the request body must be a JSON object", 400)
+    return data
+
+
+@bp.errorhandler(SessionError)
+def _refused(exc: SessionError) -> tuple[Response, int]:
+    return jsonify(error=str(exc)), exc.status
+
+
+@bp.errorhandler(HTTPException)
+def _http(exc: HTTPException) -> tuple[Response, int]:
+    reason = {413: f"the upload is larger than {current_app.config['MAX_CONTENT_LENGTH']} bytes"}
+    return jsonify(error=reason.get(exc.code or 500, exc.description or exc.name)), exc.code or 500
+
+
+@bp.get("/api/games")
+def games() -> Response:
+    return jsonify([{"name": g.name, "title": g.title, "min_players": g.min_players, "max_players": g.max_players,
+                     "rulesets": list(g.rulesets), "default_ruleset": g.default_ruleset} for g in all_games()])
+
+
+@bp.get("/api/sessions")
+def sessions() -> Response:
+    return jsonify([s.to_json() for s in _sessions().store.sessions()])
+
+
+@bp.post("/api/sessions")
+def new_session() -> tuple[Response, int]:
+    body = _body()
+    players = body.get("players")
+    if not isinstance(body.get("game"), str) or not isinstance(players, list):
+        raise SessionError("say the game and the players: {\"game\": \"poka\", \"players\": [\"Aki\", \"Ben\"]}", 400)
+    options = body.get("options") or {}
+    if not isinstance(options, dict):
+        raise SessionError("options must be an object of option names and values", 400)
+    title = body.get("title")
+    s = _sessions().create(body["game"], players, body.get("ruleset") or None, options,
+                           title=title if isinstance(title, str) and title.strip() else None)
+    return jsonify(id=s.id, url=url_for("pages.session_page", sid=s.id)), 201
+
+
+@bp.get("/api/sessions/<int:sid>/state")
+def state(sid: int) -> Response:
+    return jsonify(_session(sid).snapshot())
+
+
+def _frame(snap: dict[str, Any]) -> str:
+    return f"id: {snap['seq']}\nevent: state\ndata: {json.dumps(snap, ensure_ascii=False)}\n\n"
+
+
+@bp.get("/api/sessions/<int:sid>/stream")
+def stream(sid: int) -> Response:
+    s = _session(sid)
+    heartbeat = current_app.extensions["fudaba"]["config"].heartbeat_s
+    last = request.headers.get("Last-Event-ID") or request.args.get("last")
+    sub = s.subscribe()
+    first = s.snapshot()
+
+    def events() -> Iterator[str]:
+        try:
+            yield "retry: 1500\n\n"
+            seen = -1
+            if last is None or last.strip() != str(first["seq"]):
+                yield _frame(first)
+            seen = first["seq"]
+            while True:
+                if sub.dropped:
+                    yield "event: resync\ndata: {}\n\n"
+                    return
+                snap = sub.get(heartbeat)
+                if snap is None:
+                    yield ": ping\n\n"
+                elif snap["seq"] != seen:
+                    seen = snap["seq"]
+                    yield _frame(snap)
+        finally:
+            s.unsubscribe(sub)
+
+    return Response(stream_with_context(events()), mimetype="text/event-stream",
+                    headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+
+@bp.post("/api/sessions/<int:sid>/event")
+def event(sid: int) -> Response:
+    ev = _body().get("event")
+    if not isinstance(ev, dict):
+        raise SessionError("say the event: {\"event\": {\"type\": ..., ...}}", 400)
+    return jsonify(seq=_session(sid).play(ev))
+
+
+@bp.post("/api/sessions/<int:sid>/undo")
+def undo(sid: int) -> Response:
+    return jsonify(seq=_session(sid).undo())
+
+
+@bp.post("/api/sessions/<int:sid>/confirm")
+def confirm(sid: int) -> Response:
+    return jsonify(seq=_session(sid).confirm())
+
+
+@bp.post("/api/sessions/<int:sid>/deal")
+def deal(sid: int) -> Response:
+    body = _body()
+    face_up = body.get("face_up") or {}
+    dealer = body.get("dealer")
+    if not isinstance(face_up, dict) or not all(isinstance(v, list) and all(isinstance(c, str) for c in v)
+                                                for v in face_up.values()):
+        raise SessionError("face_up must map a deal field to a list of card ids", 400)
+    if dealer is not None and (not isinstance(dealer, int) or isinstance(dealer, bool)):
+        raise SessionError("dealer must be a seat number", 400)
+    return jsonify(seq=_session(sid).deal(dealer, face_up))
+
+
+@bp.post("/api/sessions/<int:sid>/edit")
+def edit(sid: int) -> Response:
+    body = _body()
+    if not isinstance(body.get("index"), int) or not isinstance(body.get("event"), dict):
+        raise SessionError("say which event and what instead: {\"index\": 3, \"event\": {...}}", 400)
+    return jsonify(seq=_session(sid).edit(body["index"], body["event"]))
+
+
+@bp.get("/api/sessions/<int:sid>/record")
+def record(sid: int) -> Response:
+    s = _session(sid)
+    return Response(s.store.export(sid), mimetype="application/x-ndjson",
+                    headers={"Content-Disposition": f'attachment; filename="fudaba-{s.header.game}-{sid}.jsonl"'})
+
+
+@bp.post("/api/import")
+def import_record() -> tuple[Response, int]:
+    upload = request.files.get("record")
+    data = upload.read() if upload is not None else request.get_data()
+    name = (upload.filename if upload is not None else None) or "upload"
+    if not data:
+        raise SessionError("send a record: the file as 'record', or the record as the body", 400)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise SessionError(f"{name}: not UTF-8 text (byte {exc.start})", 400) from None
+    try:
+        sid = _sessions().store.import_record(text, name)
+    except ScorerError as exc:
+        raise SessionError(str(exc), 400) from None
+    return jsonify(id=sid, url=url_for("pages.session_page", sid=sid)), 201

@@ -1,0 +1,80 @@
+"""The pages (HTML shells filled by ``static/*.js`` from the API) and the card faces."""
+
+from __future__ import annotations
+
+import hmac
+from typing import Any
+
+from flask import (
+    Blueprint,
+    abort,
+    current_app,
+    redirect,
+    render_template,
+    request,
+    send_file,
+    session,
+    url_for,
+)
+
+from fudaba.session import SessionError
+from scorer.cards import decks
+
+bp = Blueprint("pages", __name__)
+
+
+def _ext() -> dict[str, Any]:
+    return current_app.extensions["fudaba"]
+
+
+@bp.get("/")
+def home() -> str:
+    return render_template("home.html")
+
+
+@bp.get("/session/<int:sid>")
+def session_page(sid: int) -> Any:
+    try:
+        s = _ext()["sessions"].get(sid)
+    except SessionError:
+        abort(404, f"there is no session {sid}")
+    return render_template("session.html", sid=sid, title=s.title, family=decks()[s.header.deck].family)
+
+
+@bp.get("/pin")
+def pin() -> Any:
+    if _ext()["config"].pin is None:
+        return redirect(url_for("pages.home"))
+    return render_template("pin.html", next=_safe_next(request.args.get("next")), wrong=False, wait=0)
+
+
+@bp.post("/pin")
+def pin_post() -> Any:
+    config, guard = _ext()["config"], _ext()["pin_guard"]
+    if config.pin is None:
+        return redirect(url_for("pages.home"))
+    addr = request.remote_addr or "?"
+    nxt = _safe_next(request.form.get("next"))
+    wait = guard.blocked(addr)
+    if wait:
+        return render_template("pin.html", next=nxt, wrong=False, wait=int(wait) + 1), 429
+    given = (request.form.get("pin") or "").strip()
+    if hmac.compare_digest(given.encode(), config.pin.encode()):
+        session["pin_ok"] = True
+        return redirect(nxt)
+    guard.wrong(addr)
+    return render_template("pin.html", next=nxt, wrong=True, wait=0), 401
+
+
+def _safe_next(nxt: str | None) -> str:
+    """Only a path on this site (no open redirect)."""
+    return nxt if nxt and nxt.startswith("/") and not nxt.startswith("//") else url_for("pages.home")
+
+
+@bp.get("/cards/<family>/<card>.png")
+def card_face(family: str, card: str) -> Any:
+    art = _ext()["config"].card_art
+    path = art(family, card) if art is not None else None
+    if path is None:
+        abort(404, f"no face for {family} card {card}")
+    return send_file(path, mimetype="image/png", max_age=86400)

@@ -1,0 +1,52 @@
+// The home page: start a session, the history, import a record.
+"use strict";
+let GAMES = [];
+const gameSel = document.getElementById("game"), rulesSel = document.getElementById("ruleset");
+const seats = document.getElementById("seats");
+
+function seatCount() { return seats.querySelectorAll("input").length; }
+function setSeats(n) {
+  const g = GAMES.find(x => x.name === gameSel.value);
+  n = Math.max(g.min_players, Math.min(g.max_players, n));
+  while (seatCount() < n) {
+    const i = seatCount() + 1;
+    seats.append(el("label", {}, `Seat ${i} `, el("input", {name: "player", value: `Player ${i}`, required: true, maxlength: 40})));
+  }
+  while (seatCount() > n) seats.lastElementChild.remove();
+}
+function onGame() {
+  const g = GAMES.find(x => x.name === gameSel.value);
+  rulesSel.replaceChildren(...g.rulesets.map(r => el("option", {value: r, selected: r === g.default_ruleset}, r)));
+  setSeats(seatCount() || g.min_players);
+}
+async function loadHistory() {
+  const rows = await api("GET", "/api/sessions");
+  document.getElementById("history").replaceChildren(...rows.map(s => el("tr", {},
+    el("td", {}, s.game), el("td", {}, s.players.join(", ")), el("td", {}, s.updated.replace("T", " ").replace("+00:00", " UTC")),
+    el("td", {}, s.lines), el("td", {}, el("a", {href: `/session/${s.id}`}, s.finished ? "view" : "resume")))));
+}
+async function init() {
+  GAMES = await api("GET", "/api/games");
+  gameSel.replaceChildren(...GAMES.map(g => el("option", {value: g.name}, g.title)));
+  gameSel.addEventListener("change", onGame);
+  onGame();
+  document.getElementById("add-seat").onclick = () => setSeats(seatCount() + 1);
+  document.getElementById("drop-seat").onclick = () => setSeats(seatCount() - 1);
+  document.getElementById("new-session").addEventListener("submit", async ev => {
+    ev.preventDefault();
+    const players = [...seats.querySelectorAll("input")].map(i => i.value);
+    try {
+      const s = await api("POST", "/api/sessions", {game: gameSel.value, ruleset: rulesSel.value, players});
+      location.href = s.url;
+    } catch (e) { document.getElementById("new-error").textContent = e.message; }
+  });
+  document.getElementById("import").addEventListener("submit", async ev => {
+    ev.preventDefault();
+    try {
+      const s = await api("POST", "/api/import", new FormData(ev.target));
+      location.href = s.url;
+    } catch (e) { document.getElementById("import-error").textContent = e.message; }
+  });
+  await loadHistory();
+}
+init();

@@ -1,0 +1,116 @@
+// The live game page: one EventSource for the session, the scoreboard, the table, the log, manual play.
+"use strict";
+const APP = document.getElementById("app");
+const SID = APP.dataset.session, FAMILY = APP.dataset.family;
+let STATE = null, SOURCE = null, PICKED = [];
+
+function face(id, small) {
+  return el("img", {class: small ? "card small" : "card", src: `/cards/${FAMILY}/${encodeURIComponent(id)}.png`, alt: id, title: id, loading: "lazy"});
+}
+function seatName(s) { const p = STATE.session.players.find(x => x.seat === s); return p ? p.name : `seat ${s}`; }
+function showError(msg) { document.getElementById("play-error").textContent = msg || ""; }
+
+async function act(method, path, body) {
+  showError("");
+  try { await api(method, `/api/sessions/${SID}/${path}`, body); }
+  catch (e) { showError(e.message); }
+}
+
+function render(s) {
+  if (STATE && s.seq < STATE.seq) return;          // an older snapshot than the one shown
+  STATE = s;
+  const st = s.status, exp = st.expects;
+  document.getElementById("expects").replaceChildren(
+    el("strong", {}, st.over ? "The match is over" : exp.text),
+    exp.seat ? el("span", {class: "turn"}, ` — ${seatName(exp.seat)}`) : null);
+  // scoreboard
+  const lead = new Set(s.leaders);
+  document.getElementById("scores").replaceChildren(
+    el("tr", {}, el("th", {}, "Seat"), el("th", {}, "Player"), el("th", {}, `Total (${s.session.unit})`)),
+    ...s.session.players.map(p => el("tr", {class: (exp.seat === p.seat ? "to-act " : "") + (lead.has(p.seat) && s.results.length ? "leader" : "")},
+      el("td", {}, p.seat), el("td", {}, p.name), el("td", {class: "total", "data-seat": p.seat}, st.totals[p.seat - 1]))));
+  // rounds
+  document.getElementById("rounds").replaceChildren(...s.results.slice().reverse().map(r => el("details", {},
+    el("summary", {}, `Round ${r.round}: ${r.changes.map((c, i) => `${seatName(i + 1)} ${c > 0 ? "+" : ""}${c}`).join(", ")}`),
+    el("ul", {}, r.lines.map(l => el("li", {}, l))))));
+  // places
+  document.getElementById("places").replaceChildren(...Object.entries(s.places)
+    .filter(([name, p]) => p.known.length || p.hidden)
+    .map(([name, p]) => el("div", {class: "place"}, el("h3", {}, placeName(name), p.hidden ? el("small", {}, ` (${p.hidden} face down)`) : null),
+      el("div", {class: "cards"}, p.known.map(c => face(c, true))))));
+  // log
+  const last = s.log.length ? s.log[s.log.length - 1].seq : null;
+  document.getElementById("log").replaceChildren(...s.log.slice().reverse().map(l =>
+    el("li", {class: l.seq === last ? "last" : "", value: l.seq}, l.text, l.source ? el("small", {}, ` · ${l.source}`) : null)));
+  renderManual(s.manual);
+}
+
+function placeName(name) {
+  const [kind, seat] = name.split(":");
+  return seat ? `${kind} · ${seatName(Number(seat))}` : kind;
+}
+
+function renderManual(m) {
+  const deal = document.getElementById("deal"), legal = document.getElementById("legal");
+  deal.replaceChildren(); legal.replaceChildren();
+  if (m.over) return;
+  if (m.deal) { renderDeal(m.deal); return; }
+  PICKED = [];
+  const q = document.getElementById("filter").value.trim().toLowerCase();
+  const groups = new Map();
+  m.legal.forEach(item => {
+    if (q && !(item.text.toLowerCase().includes(q) || item.cards.some(c => c.toLowerCase().includes(q)) ||
+               (item.seat && seatName(item.seat).toLowerCase().includes(q)))) return;
+    const key = `${item.type}${item.seat ? " · " + seatName(item.seat) : ""}`;
+    if (!groups.has(key)) groups.set(key, []);
+    groups.get(key).push(item);
+  });
+  for (const [key, items] of groups) {
+    legal.append(el("div", {class: "group"}, el("h3", {}, key),
+      el("div", {class: "choices"}, items.map(item => el("button", {class: "event", title: item.text,
+        onclick: () => act("POST", "event", {event: item.event})}, item.cards.length ? item.cards.map(c => face(c, true)) : item.text,
+        item.cards.length ? el("span", {class: "label"}, item.text) : null)))));
+  }
+  if (m.cut) legal.append(el("p", {}, `${m.cut} more: filter by a card to see them`));
+}
+
+function renderDeal(d) {
+  const box = document.getElementById("deal");
+  const fields = Object.entries(d.face_up);
+  const need = fields.reduce((a, [, n]) => a + n, 0);
+  const dealerSel = d.dealers.length > 1 ? el("select", {id: "dealer"}, d.dealers.map(s => el("option", {value: s}, seatName(s)))) : null;
+  const picked = el("div", {class: "cards picked"});
+  const go = el("button", {class: "primary", disabled: PICKED.length !== need, onclick: () => {
+    const face_up = {}; let i = 0;
+    for (const [f, n] of fields) { face_up[f] = PICKED.slice(i, i + n); i += n; }
+    const body = {face_up};
+    if (d.dealers.length) body.dealer = dealerSel ? Number(dealerSel.value) : d.dealers[0];
+    act("POST", "deal", body);
+  }}, "Deal");
+  const refresh = () => { picked.replaceChildren(...PICKED.map(c => face(c, true))); go.disabled = PICKED.length !== need; };
+  refresh();
+  box.append(el("h3", {}, need ? `New deal: tap the ${need} card${need > 1 ? "s" : ""} laid face up (${fields.map(([f, n]) => `${f} ${n}`).join(", ")})` : "New deal"),
+    dealerSel ? el("label", {}, "Dealer ", dealerSel) : null, picked, go,
+    need ? el("div", {class: "cards deck"}, d.cards.map(c => el("button", {class: "pick", onclick: () => {
+      const at = PICKED.indexOf(c);
+      if (at >= 0) PICKED.splice(at, 1); else if (PICKED.length < need) PICKED.push(c);
+      refresh();
+    }}, face(c, true)))) : null);
+}
+
+function connect() {
+  if (SOURCE) SOURCE.close();
+  SOURCE = new EventSource(`/api/sessions/${SID}/stream`);
+  const link = document.getElementById("link");
+  SOURCE.addEventListener("open", () => { link.textContent = "live"; link.className = "link on"; });
+  SOURCE.addEventListener("error", () => { link.textContent = "reconnecting…"; link.className = "link off"; });
+  SOURCE.addEventListener("state", ev => render(JSON.parse(ev.data)));
+  SOURCE.addEventListener("resync", () => { SOURCE.close(); setTimeout(connect, 200); reload(); });
+}
+async function reload() { try { const s = await api("GET", `/api/sessions/${SID}/state`); STATE = null; render(s); } catch (e) { showError(e.message); } }
+
+document.getElementById("undo").onclick = () => act("POST", "undo");
+document.getElementById("confirm").onclick = () => act("POST", "confirm");
+document.getElementById("filter").addEventListener("input", () => STATE && renderManual(STATE.manual));
+document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible") reload(); });
+connect();
