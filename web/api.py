@@ -25,7 +25,7 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-from flask import Blueprint, Response, current_app, jsonify, request, stream_with_context, url_for
+from flask import Blueprint, Response, current_app, jsonify, request, url_for
 from werkzeug.exceptions import HTTPException
 
 from fudaba.session import Session, SessionError, Sessions
@@ -128,7 +128,7 @@ def stream(sid: int) -> Response:
         finally:
             s.unsubscribe(sub)
 
-    return Response(stream_with_context(events()), mimetype="text/event-stream",
+    return Response(events(), mimetype="text/event-stream",
                     headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
 

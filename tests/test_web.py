@@ -1,0 +1,240 @@
+"""The dashboard's endpoints through Flask's test client, bad input included."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import threading
+from pathlib import Path
+
+import pytest
+from flask.testing import FlaskClient
+
+from fudaba.serve import card_art_finder
+from fudaba.session import Sessions
+from fudaba.store import Store
+from scorer import record as records
+from web import WebConfig, create_app
+
+REPO = Path(__file__).resolve().parent.parent
+FIELD6 = ["01-crane", "02-warbler", "03-curtain", "04-cuckoo", "05-bridge", "06-butterflies"]
+
+
+class Browser:
+    """A test client that keeps the page's CSRF token, as the pages' JavaScript does."""
+
+    def __init__(self, client: FlaskClient) -> None:
+        self.c = client
+        page = client.get("/")
+        m = re.search(r'name="csrf-token" content="([^"]+)"', page.get_data(as_text=True))
+        self.token = m.group(1) if m else ""
+
+    def post(self, url: str, body: object = None, **kw: object):  # noqa: ANN201
+        headers = {"X-CSRF-Token": self.token}
+        return self.c.post(url, json=body, headers=headers, **kw) if body is not None else \
+            self.c.post(url, headers=headers, **kw)
+
+    def get(self, url: str, **kw: object):  # noqa: ANN201
+        return self.c.get(url, **kw)
+
+
+def make_app(tmp_path: Path, pin: str | None = None, max_upload: int = 1 << 20):  # noqa: ANN201
+    config = WebConfig(secret_key=b"k" * 32, pin=pin, card_art=card_art_finder(), max_upload=max_upload,
+                       heartbeat_s=0.05)
+    return create_app(config, Sessions(Store(tmp_path / "h.sqlite3")))
+
+
+@pytest.fixture
+def browser(tmp_path: Path) -> Browser:
+    return Browser(make_app(tmp_path).test_client())
+
+
+def start(b: Browser, game: str = "hachi-hachi", players: list[str] | None = None) -> int:
+    r = b.post("/api/sessions", {"game": game, "players": players or ["Aki", "Ben", "Chi"]})
+    assert r.status_code == 201, r.json
+    return r.json["id"]
+
+
+def test_pages_and_the_games_list(browser: Browser) -> None:
+    assert browser.get("/").status_code == 200
+    games = {g["name"]: g for g in browser.get("/api/games").json}
+    assert set(games) == {"hachi-hachi", "bagaji", "poka"} and games["poka"]["min_players"] == 2
+    sid = start(browser)
+    page = browser.get(f"/session/{sid}")
+    assert page.status_code == 200 and 'data-family="hanafuda"' in page.get_data(as_text=True)
+    assert browser.get("/session/77").status_code == 404
+    assert browser.get("/api/sessions").json[0]["players"] == ["Aki", "Ben", "Chi"]
+
+
+def test_a_new_session_with_bad_settings_says_what_is_wrong(browser: Browser) -> None:
+    r = browser.post("/api/sessions", {"game": "chess", "players": ["a", "b"]})
+    assert r.status_code == 400 and "unknown game" in r.json["error"]
+    r = browser.post("/api/sessions", {"game": "poka", "players": ["a", "b", "c", "d", "e"]})
+    assert r.status_code == 400 and "2 to" in r.json["error"]
+    r = browser.post("/api/sessions", {"game": "poka", "players": ["a", " "]})
+    assert r.status_code == 400 and "needs a name" in r.json["error"]
+    r = browser.post("/api/sessions", {"game": "poka", "players": ["a", "b"], "ruleset": "nope"})
+    assert r.status_code == 400 and "ruleset" in r.json["error"]
+    r = browser.post("/api/sessions", {"game": "poka"})
+    assert r.status_code == 400 and "players" in r.json["error"]
+    r = browser.c.post("/api/sessions", data="{not json", headers={"X-CSRF-Token": browser.token,
+                                                                    "Content-Type": "application/json"})
+    assert r.status_code == 400 and "not JSON" in r.json["error"]
+
+
+def test_play_undo_confirm_and_edit_through_the_api(browser: Browser) -> None:
+    sid = start(browser)
+    r = browser.post(f"/api/sessions/{sid}/deal", {"dealer": 1, "face_up": {"field": FIELD6}})
+    assert r.status_code == 200 and r.json == {"seq": 1}
+    state = browser.get(f"/api/sessions/{sid}/state").json
+    assert state["status"]["expects"]["seat"] == 1 and state["places"]["field"]["known"] == sorted(FIELD6)
+    legal = state["manual"]["legal"]
+    assert {item["event"]["type"] for item in legal} == {"declare"}
+    assert browser.post(f"/api/sessions/{sid}/event", {"event": legal[0]["event"]}).json == {"seq": 2}
+    r = browser.post(f"/api/sessions/{sid}/event", {"event": {"type": "declare", "seat": 1, "play": True}})
+    assert r.status_code == 409 and r.json["error"]
+    assert browser.post(f"/api/sessions/{sid}/confirm").json == {"seq": 3}
+    assert browser.post(f"/api/sessions/{sid}/undo").json == {"seq": 4}
+    assert browser.get(f"/api/sessions/{sid}/state").json["status"]["events"] == 1
+    browser.post(f"/api/sessions/{sid}/event", {"event": {"type": "declare", "seat": 1, "play": True}})
+    r = browser.post(f"/api/sessions/{sid}/edit", {"index": 1, "event": {"type": "declare", "seat": 1, "play": False}})
+    assert r.status_code == 200
+    events = browser.get(f"/api/sessions/{sid}/state").json
+    assert events["log"][-1]["text"].startswith("declare seat=1 play=False") and events["status"]["events"] == 2
+    assert browser.post(f"/api/sessions/{sid}/edit", {"index": 5, "event": {}}).status_code == 400
+    assert browser.post(f"/api/sessions/{sid}/edit", {"event": {}}).status_code == 400
+    assert browser.post(f"/api/sessions/{sid}/event", {"nothing": 1}).status_code == 400
+    assert browser.post(f"/api/sessions/{sid}/deal", {"face_up": {"field": "01-crane"}}).status_code == 400
+    assert browser.post(f"/api/sessions/{sid}/deal", {"dealer": "one", "face_up": {}}).status_code == 400
+    r = browser.post(f"/api/sessions/{sid}/deal", {"dealer": 1, "face_up": {"field": FIELD6}})
+    assert r.status_code == 409 and "no deal is due" in r.json["error"]
+
+
+def test_an_unknown_session_is_404_everywhere(browser: Browser) -> None:
+    for url in ("/api/sessions/5/state", "/api/sessions/5/stream", "/api/sessions/5/record"):
+        r = browser.get(url)
+        assert r.status_code == 404 and "no session 5" in r.json["error"], url
+    for url in ("/api/sessions/5/undo", "/api/sessions/5/confirm"):
+        assert browser.post(url).status_code == 404
+    assert browser.post("/api/sessions/5/event", {"event": {"type": "deal"}}).status_code == 404
+
+
+def test_state_changes_need_the_csrf_token(tmp_path: Path) -> None:
+    c = make_app(tmp_path).test_client()
+    c.get("/")
+    r = c.post("/api/sessions", json={"game": "poka", "players": ["a", "b"]})
+    assert r.status_code == 403 and "CSRF" in r.json["error"]
+    r = c.post("/api/sessions", json={"game": "poka", "players": ["a", "b"]}, headers={"X-CSRF-Token": "forged"})
+    assert r.status_code == 403
+    assert c.get("/api/sessions").json == []  # nothing was created
+
+
+def test_a_pin_is_needed_once_per_browser_and_wrong_pins_are_slowed(tmp_path: Path) -> None:
+    app = make_app(tmp_path, pin="123456")
+    c = app.test_client()
+    assert c.get("/api/sessions").status_code == 401
+    r = c.get("/session/1")
+    assert r.status_code == 302 and "/pin" in r.headers["Location"]
+    page = c.get("/pin?next=/session/1").get_data(as_text=True)
+    token = re.search(r'name="csrf" value="([^"]+)"', page).group(1)
+    r = c.post("/pin", data={"pin": "000000", "csrf": token, "next": "/session/1"})
+    assert r.status_code == 401 and "wrong" in r.get_data(as_text=True)
+    assert c.post("/pin", data={"pin": "123456", "next": "/"}).status_code == 403  # no CSRF token
+    r = c.post("/pin", data={"pin": "123456", "csrf": token, "next": "//evil.example/"})
+    assert r.status_code == 302 and r.headers["Location"] == "/"  # no open redirect
+    assert c.get("/api/sessions").status_code == 200
+    # a browser at another address: five wrong PINs in a minute, then it must wait even with the right one
+    other = app.test_client()
+    other.environ_base["REMOTE_ADDR"] = "10.0.0.7"
+    token2 = re.search(r'name="csrf" value="([^"]+)"', other.get("/pin").get_data(as_text=True)).group(1)
+    for _ in range(5):
+        assert other.post("/pin", data={"pin": "999999", "csrf": token2}).status_code == 401
+    r = other.post("/pin", data={"pin": "123456", "csrf": token2})
+    assert r.status_code == 429 and "wait" in r.get_data(as_text=True)
+    assert other.get("/api/sessions").status_code == 401
+
+
+def _frames(response, n: int) -> list[tuple[str | None, str, str]]:  # noqa: ANN001
+    """The first ``n`` SSE messages or comments of a streamed response: (id, event, data)."""
+    out: list[tuple[str | None, str, str]] = []
+    buf = ""
+    for chunk in response.response:
+        buf += chunk.decode() if isinstance(chunk, bytes) else chunk
+        while "\n\n" in buf:
+            block, buf = buf.split("\n\n", 1)
+            fields: dict[str, str] = {}
+            for line in block.split("\n"):
+                key, _, value = line.partition(":")
+                fields[key or "comment"] = value.strip()
+            out.append((fields.get("id"), fields.get("event", "comment" if "comment" in fields else "retry"),
+                        fields.get("data", "")))
+            if len(out) >= n:
+                response.close()
+                return out
+    return out
+
+
+def test_the_stream_sends_a_snapshot_then_every_change_and_resumes_by_last_event_id(browser: Browser) -> None:
+    sid = start(browser)
+    browser.post(f"/api/sessions/{sid}/deal", {"dealer": 1, "face_up": {"field": FIELD6}})
+    r = browser.get(f"/api/sessions/{sid}/stream", buffered=False)
+    assert r.mimetype == "text/event-stream"
+    frames = _frames(r, 2)
+    assert frames[0][1] == "retry" and frames[1][:2] == ("1", "state")
+    assert json.loads(frames[1][2])["seq"] == 1
+    # a reconnect that already has seq 1: no snapshot, only keep-alive comments until a change
+    r = browser.get(f"/api/sessions/{sid}/stream", headers={"Last-Event-ID": "1"}, buffered=False)
+    frames = _frames(r, 3)
+    assert [f[1] for f in frames] == ["retry", "comment", "comment"]
+    # a reconnect with an older id gets the fresh snapshot at once
+    r = browser.get(f"/api/sessions/{sid}/stream", headers={"Last-Event-ID": "0"}, buffered=False)
+    assert _frames(r, 2)[1][0] == "1"
+    # a change arrives on an open stream
+    r = browser.get(f"/api/sessions/{sid}/stream", headers={"Last-Event-ID": "1"}, buffered=False)
+    got: list = []
+    reader = threading.Thread(target=lambda: got.extend(_frames(r, 4)))
+    reader.start()
+    browser.post(f"/api/sessions/{sid}/event", {"event": {"type": "declare", "seat": 1, "play": True}})
+    reader.join(10)
+    states = [f for f in got if f[1] == "state"]
+    assert states and states[0][0] == "2" and json.loads(states[0][2])["log"][-1]["seq"] == 2
+
+
+def test_record_download_and_import(browser: Browser, tmp_path: Path) -> None:
+    sid = start(browser)
+    browser.post(f"/api/sessions/{sid}/deal", {"dealer": 1, "face_up": {"field": FIELD6}})
+    r = browser.get(f"/api/sessions/{sid}/record")
+    assert "attachment" in r.headers["Content-Disposition"]
+    rec = records.loads(r.get_data(as_text=True), "download")
+    assert rec.header.game == "hachi-hachi" and rec.entries[0][1]["source"] == "dashboard"
+    sample = (REPO / "fudaba" / "samples" / "hachi-hachi-seed-1910.jsonl").read_bytes()
+    r = browser.post("/api/import", data={"record": (io.BytesIO(sample), "sample.jsonl")},
+                     content_type="multipart/form-data")
+    assert r.status_code == 201 and r.json["url"] == f"/session/{r.json['id']}"
+    assert browser.get(f"/api/sessions/{r.json['id']}/state").json["results"]
+    bad = sample.splitlines()[0] + b'\n{"type": "play"}\n'
+    r = browser.post("/api/import", data={"record": (io.BytesIO(bad), "bad.jsonl")},
+                     content_type="multipart/form-data")
+    assert r.status_code == 400 and r.json["error"].startswith("bad.jsonl:2:")
+    r = browser.post("/api/import", data={"record": (io.BytesIO(b"\xff\xfe"), "x.jsonl")},
+                     content_type="multipart/form-data")
+    assert r.status_code == 400 and "UTF-8" in r.json["error"]
+    assert browser.post("/api/import").status_code == 400
+
+
+def test_an_oversized_upload_is_refused(tmp_path: Path) -> None:
+    b = Browser(make_app(tmp_path, max_upload=1000).test_client())
+    r = b.post("/api/import", data={"record": (io.BytesIO(b"x" * 5000), "big.jsonl")},
+               content_type="multipart/form-data")
+    assert r.status_code == 413 and "larger than 1000 bytes" in r.json["error"]
+    assert b.get("/api/sessions").json == []
+
+
+def test_card_faces_are_served_for_known_cards_only(browser: Browser) -> None:
+    r = browser.get("/cards/hanafuda/08-moon.png")
+    assert r.status_code == 200 and r.mimetype == "image/png" and r.data[:4] == b"\x89PNG"
+    assert browser.get("/cards/playing/QH.png").status_code == 200
+    assert browser.get("/cards/hanafuda/99-nothing.png").status_code == 404
+    assert browser.get("/cards/hanafuda/..%2F..%2Fsecret.png").status_code == 404
+    assert browser.get("/cards/tarot/QH.png").status_code == 404
