@@ -52,25 +52,28 @@ function placeName(name) {
 
 function renderManual(m) {
   const deal = document.getElementById("deal"), legal = document.getElementById("legal");
-  deal.replaceChildren(); legal.replaceChildren();
+  deal.replaceChildren(); legal.replaceChildren(); delete deal.dataset.need;
   if (m.over) return;
   if (m.deal) { renderDeal(m.deal); return; }
   PICKED = [];
   const q = document.getElementById("filter").value.trim().toLowerCase();
   const groups = new Map();
-  m.legal.forEach(item => {
+  m.legal.forEach((item, i) => {
     if (q && !(item.text.toLowerCase().includes(q) || item.cards.some(c => c.toLowerCase().includes(q)) ||
                (item.seat && seatName(item.seat).toLowerCase().includes(q)))) return;
     const key = `${item.type}${item.seat ? " · " + seatName(item.seat) : ""}`;
     if (!groups.has(key)) groups.set(key, []);
-    groups.get(key).push(item);
+    groups.get(key).push({...item, i});
   });
   for (const [key, items] of groups) {
     legal.append(el("div", {class: "group"}, el("h3", {}, key),
-      el("div", {class: "choices"}, items.map(item => el("button", {class: "event", title: item.text,
+      el("div", {class: "choices"}, items.map(item => el("button", {class: "event", title: item.text, "data-i": item.i,
         onclick: () => act("POST", "event", {event: item.event})}, item.cards.length ? item.cards.map(c => face(c, true)) : item.text,
         item.cards.length ? el("span", {class: "label"}, item.text) : null)))));
   }
+  if (!m.legal.length) legal.append(el("p", {class: "stuck"}, m.not_listed
+    ? "What may happen next cannot be listed here."
+    : "Nothing the rules allow can follow this: a claim or a card above is wrong. Undo it."));
   if (m.cut) legal.append(el("p", {}, `${m.cut} more: filter by a card to see them`));
 }
 
@@ -78,6 +81,7 @@ function renderDeal(d) {
   const box = document.getElementById("deal");
   const fields = Object.entries(d.face_up);
   const need = fields.reduce((a, [, n]) => a + n, 0);
+  box.dataset.need = need;
   const dealerSel = d.dealers.length > 1 ? el("select", {id: "dealer"}, d.dealers.map(s => el("option", {value: s}, seatName(s)))) : null;
   const picked = el("div", {class: "cards picked"});
   const go = el("button", {class: "primary", disabled: PICKED.length !== need, onclick: () => {
@@ -91,7 +95,7 @@ function renderDeal(d) {
   refresh();
   box.append(el("h3", {}, need ? `New deal: tap the ${need} card${need > 1 ? "s" : ""} laid face up (${fields.map(([f, n]) => `${f} ${n}`).join(", ")})` : "New deal"),
     dealerSel ? el("label", {}, "Dealer ", dealerSel) : null, picked, go,
-    need ? el("div", {class: "cards deck"}, d.cards.map(c => el("button", {class: "pick", onclick: () => {
+    need ? el("div", {class: "cards deck"}, d.cards.map(c => el("button", {class: "pick", "data-card": c, onclick: () => {
       const at = PICKED.indexOf(c);
       if (at >= 0) PICKED.splice(at, 1); else if (PICKED.length < need) PICKED.push(c);
       refresh();

@@ -1,0 +1,208 @@
+"""The dashboard in a real browser: Playwright driving Debian's Chromium (never a downloaded one).
+
+Skipped where Chromium or Playwright is missing (``.ci/run`` installs both). The server is the one
+``fudaba run`` starts (waitress over a fresh history). Screenshots go to ``test-artifacts/``.
+Nothing waits for "network idle": the live stream never idles.
+"""
+
+from __future__ import annotations
+
+import random
+import shutil
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+playwright = pytest.importorskip("playwright.sync_api")
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed")
+
+ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    import waitress
+
+    from fudaba.serve import THREADS, build
+
+    app = build(tmp_path_factory.mktemp("history") / "h.sqlite3", None)
+    srv = waitress.create_server(app, host="127.0.0.1", port=0, threads=THREADS, send_bytes=1)
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{srv.effective_port}"  # the daemon thread ends with the test run
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    with playwright.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        yield b
+        b.close()
+
+
+def new_page(browser: object, errors: list[str], **kw: object):  # noqa: ANN201
+    page = browser.new_page(**kw)  # type: ignore[attr-defined]
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    return page
+
+
+def start_game(page, server: str, game: str, seats: int) -> str:  # noqa: ANN001
+    page.goto(f"{server}/")
+    page.select_option("#game", game)
+    while page.locator("#seats input").count() < seats:
+        page.click("#add-seat")
+    page.click("#new-session button[type=submit]")
+    page.wait_for_url("**/session/*")
+    page.wait_for_selector("#link.on")
+    return page.url
+
+
+def last_seq(page) -> int:  # noqa: ANN001
+    return int(page.evaluate("document.querySelector('#log li.last') ? document.querySelector('#log li.last').value : 0"))
+
+
+def tap_and_wait(page, selector: str) -> None:  # noqa: ANN001
+    before = last_seq(page)
+    page.click(selector)
+    page.wait_for_function(f"(document.querySelector('#log li.last') || {{value: 0}}).value > {before}")
+
+
+def deal(page, rng: random.Random, cards: list[str] | None = None, dealer: int | None = None) -> None:  # noqa: ANN001
+    """Enter the deal: tap ``cards`` face up (None: random ones, tried again where the rules refuse
+    them) and choose ``dealer`` where the page asks."""
+    for _ in range(20):
+        need = int(page.get_attribute("#deal", "data-need") or 0)
+        if cards is not None:
+            for c in cards:
+                page.click(f'#deal .deck button.pick[data-card="{c}"]')
+        else:
+            picks = page.locator("#deal .deck button.pick")
+            for i in rng.sample(range(picks.count()), need):
+                picks.nth(i).click()
+        if dealer is not None and page.locator("#dealer").count():
+            page.select_option("#dealer", str(dealer))
+        before = last_seq(page)
+        page.click("#deal button.primary")
+        page.wait_for_function(f"(document.querySelector('#log li.last') || {{value: 0}}).value > {before} "
+                               "|| document.getElementById('play-error').textContent !== ''")
+        error = page.inner_text("#play-error")
+        if error == "":
+            return
+        assert cards is None, error
+        page.evaluate("PICKED.length = 0; renderManual(STATE.manual)")
+    raise AssertionError("no deal accepted")
+
+
+def observer_script(game_name: str, seats: int, seed: int) -> tuple[list[tuple[str, object]], list[tuple[int, ...]]]:
+    """One simulated round as players at a table enter it: ("deal", (dealer, face-up ids)) or
+    ("event", event JSON) steps (hands and the stock unseen: Bagaji's draws unnamed, its hands
+    shown card by card at the showdown), and the round's settlement."""
+    from scorer.deals import FACE_UP_FIELDS
+    from scorer.games import game
+    from scorer.simulate import play_round
+
+    spec = game(game_name)
+    names = [f"Player {i + 1}" for i in range(seats)]
+    full = spec.match(names, spec.options())
+    rng = random.Random(seed)
+    while True:  # Bagaji chooses its first player before the first deal
+        ev = full.random_event(rng)
+        full.apply(ev)
+        if ev.TYPE == "deal":
+            full.undo()
+            break
+    play_round(full, rng)
+    obs = spec.match(names, spec.options())
+    steps: list[tuple[str, object]] = []
+
+    def step(ev: object) -> None:
+        obj = {k: v for k, v in ev.to_json().items() if k != "at"}  # type: ignore[attr-defined]
+        steps.append(("event", obj))
+        obs.apply(obs.EVENTS.from_json(obj))
+
+    for ev in full.events:
+        if ev.TYPE == "deal":
+            face = [c for f in FACE_UP_FIELDS if hasattr(ev, f)
+                    for c in (getattr(ev, f) if isinstance(getattr(ev, f), tuple) else (getattr(ev, f),))]
+            steps.append(("deal", (getattr(ev, "dealer", None), face)))
+            from scorer.deals import observer_deal
+            obs.apply(observer_deal(obs, {f: list(getattr(ev, f)) if isinstance(getattr(ev, f), tuple)
+                                          else [getattr(ev, f)] for f in FACE_UP_FIELDS if hasattr(ev, f)},
+                                    getattr(ev, "dealer", None)))
+            continue
+        if ev.TYPE == "draw" and game_name == "bagaji":
+            ev = type(ev)(seat=ev.seat, card=None)  # type: ignore[attr-defined, call-arg]
+        step(ev)
+        if obs.phase() == "showdown":
+            hands = full.table_places()
+            assert hands is not None
+            for k in range(1, seats + 1):
+                for c in hands[f"hand:{k}"].known:
+                    if obs.state.places[f"hand:{k}"].hidden:
+                        step(obs.EVENTS.from_json({"type": "show", "seat": k, "cards": [c]}))
+    assert [r.changes for r in obs.results] == [r.changes for r in full.results]
+    return steps, [r.changes for r in full.results]
+
+
+@pytest.mark.parametrize("game,seats,seed", [("poka", 2, 4), ("hachi-hachi", 3, 5), ("bagaji", 3, 6)])
+def test_a_manual_round_of_each_game_to_its_settlement(server: str, browser: object, game: str, seats: int,
+                                                       seed: int) -> None:
+    """A simulated round entered by tapping, as players would: the page shows its settlement."""
+    steps, results = observer_script(game, seats, seed)
+    errors: list[str] = []
+    page = new_page(browser, errors, viewport={"width": 1280, "height": 900})
+    start_game(page, server, game, seats)
+    for kind, what in steps:
+        if kind == "deal":
+            dealer, face = what  # type: ignore[misc]
+            deal(page, random.Random(0), face, dealer)
+            continue
+        legal = page.evaluate("STATE.manual.legal.map(x => x.event)")
+        index = next((i for i, e in enumerate(legal) if {k: v for k, v in e.items() if k != "at"} == what), None)
+        assert index is not None, f"{what} is not among the {len(legal)} events offered"
+        tap_and_wait(page, f'#legal button.event[data-i="{index}"]')
+    page.wait_for_selector("#rounds details")
+    shown = page.inner_text("#rounds summary")
+    changes = results[-1]
+    for seat, change in enumerate(changes, start=1):
+        assert f"Player {seat} {'+' if change > 0 else ''}{change}" in shown, shown
+    totals = [int(x) for x in page.locator("td.total").all_inner_texts()]
+    assert totals == list(changes)
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"manual-{game}.png"), full_page=True)
+    assert errors == []
+
+
+def test_an_undo_shows_on_every_screen_and_a_reload_resumes(server: str, browser: object) -> None:
+    errors: list[str] = []
+    laptop = new_page(browser, errors, viewport={"width": 1280, "height": 900})
+    url = start_game(laptop, server, "hachi-hachi", 3)
+    deal(laptop, random.Random(3))
+    phone = new_page(browser, errors, viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    phone.goto(url)
+    phone.wait_for_selector("#link.on")
+    tap_and_wait(laptop, "#legal button.event >> nth=0")
+    phone.wait_for_function("document.querySelector('#log li.last').value == 2")
+    assert "declare" in phone.inner_text("#log li.last")
+    # undo on the phone: the laptop sees it
+    tap_and_wait(phone, "#undo")
+    laptop.wait_for_function("document.querySelector('#log li.last').value == 3")
+    assert laptop.inner_text("#log li.last").startswith("undo")
+    assert "seat 1 is to declare" in laptop.inner_text("#expects")
+    # reload mid-game: the same state comes back
+    laptop.reload()
+    laptop.wait_for_selector("#link.on")
+    laptop.wait_for_function("document.querySelector('#log li.last') && document.querySelector('#log li.last').value == 3")
+    assert "seat 1 is to declare" in laptop.inner_text("#expects")
+    ARTIFACTS.mkdir(exist_ok=True)
+    phone.screenshot(path=str(ARTIFACTS / "phone.png"), full_page=False)
+    laptop.screenshot(path=str(ARTIFACTS / "laptop.png"), full_page=False)
+    # a phone-sized screen shows the scoreboard without sideways scrolling
+    width = phone.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, width
+    assert errors == []
