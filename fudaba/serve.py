@@ -1,11 +1,19 @@
-"""``fudaba run``: the dashboard over the history, served by waitress.
+"""``fudaba run`` and ``fudaba demo``: the dashboard over the history, served by waitress.
 
 ``fudaba run [--host H] [--port P] [--data FILE] [--no-browser]`` opens (creating on first use) the
 history (:func:`fudaba.store.default_path` unless ``--data``), serves the dashboard and prints its
 address; players start or resume a game on the home page and play it by tapping what happens
-(manual mode: no camera). It listens on 127.0.0.1 unless ``--host`` says otherwise; on any other
-address it prints a six-digit PIN that every browser must enter once, and the addresses phones on
-the same network can open.
+(manual mode: no camera). With ``--camera SOURCE --game G [--players N] [--names …]`` it starts a
+new session of that game and follows it from the camera (:class:`fudaba.live.LiveFeed`; SOURCE as
+``fudaba track`` takes it: a webcam index, a stream URL, a video file or an image folder, files
+played at real time); claims and settlements wait for a tap on "confirm" unless ``--no-confirm``.
+It listens on 127.0.0.1 unless ``--host`` says otherwise; on any other address it prints a
+six-digit PIN that every browser must enter once, and the addresses phones on the same network can
+open.
+
+``fudaba demo`` does the same on a bundled game: a rendered Hachi-hachi round (:data:`DEMO`,
+rendered once into the data folder on first start, about two minutes), followed live at real time
+with no confirmations, in its own history (``demo.sqlite3`` beside the default one).
 
 The cookie-signing key is kept beside the history (``secret.key``, made on first run, readable by
 this user only), so a restart does not sign everyone out. Card faces come from the art shipped in
@@ -27,6 +35,7 @@ from pathlib import Path
 from fudaba.session import Sessions
 from fudaba.store import Store, StoreError, default_path
 from scorer.cards import all_cards
+from scorer.games import game as game_spec
 
 ART_STYLES = {"hanafuda": "mantia", "playing": "jumbo"}
 """The shipped style whose faces the dashboard shows, per deck family."""
@@ -87,33 +96,119 @@ def build(data: Path, pin: str | None):  # noqa: ANN201 - a Flask app (web is im
     return create_app(config, Sessions(store))
 
 
+DEMO = {"game": "hachi-hachi", "players": 3, "ruleset": "seed-1910", "seed": 2003}
+"""The demo's rendered game: a Hachi-hachi round that the tracker follows right (docs/tracking.md)."""
+
+
+def start_camera(sessions: Sessions, source: str, game_name: str, players: int | None, names: list[str] | None,
+                 ruleset: str | None, options: dict[str, str], deck: str | None, profile: str | None,
+                 confirm: bool, pace: bool | None = None, title: str | None = None):  # noqa: ANN201
+    """A new session of the game, followed from ``source`` by a started :class:`fudaba.live.LiveFeed`.
+    ValueError (a ``ReplayError`` or ``CaptureError``) says what is wrong with the setup or the source."""
+    from fudaba.live import LiveFeed
+    from scorer.record import Header
+    from vision.capture import open_source, parse_spec
+    from vision.recognise.recogniser import Recogniser
+    from vision.replay import ReplayError, resolve
+
+    setup = resolve(game_name, players or (len(names) if names else None), ruleset, options, deck)
+    seat_names = list(names or [f"Player {i + 1}" for i in range(setup.players)])
+    if len(seat_names) != setup.players:
+        raise ReplayError(f"{len(seat_names)} names for {setup.players} players")
+    spec = game_spec(setup.game)
+    match = spec.match(seat_names, setup.options)
+    try:
+        recogniser = Recogniser(setup.deck, profile=profile)
+    except (OSError, ValueError) as exc:
+        raise ReplayError(f"cannot load the {setup.deck} recogniser: {exc}") from None
+    kind = parse_spec(source).kind
+    src = open_source(source, pace=kind in ("file", "folder") if pace is None else pace)
+    session = sessions.create_from(Header.for_match(match, setup.ruleset), title)
+    feed = LiveFeed(session, src, setup.layout, recogniser, confirm=confirm, name=str(source))
+    feed.start()
+    return session, feed
+
+
 def cmd_run(args: argparse.Namespace) -> tuple[str, int]:
     """Serve the dashboard until Ctrl-C."""
+    data = Path(args.data) if args.data else default_path()
+    camera = None
+    if args.camera is not None:
+        if not args.game:
+            return "fudaba run: --camera needs --game (hachi-hachi, bagaji or poka)\n", 2
+        camera = {"source": args.camera, "game_name": args.game, "players": args.players, "names": args.names,
+                  "ruleset": args.ruleset, "options": _options(args.option), "deck": args.deck,
+                  "profile": args.profile, "confirm": not args.no_confirm}
+    return serve(data, args.host, args.port, not args.no_browser, camera, "run")
+
+
+def cmd_demo(args: argparse.Namespace) -> tuple[str, int]:
+    """Render the demo game once, then serve it followed live."""
+    folder = (Path(args.data).parent if args.data else default_path().parent) / "demo"
+    name = f"{DEMO['game']}-{DEMO['players']}-{DEMO['ruleset']}-{DEMO['seed']}"
+    video = folder / name
+    if not (video / "done").exists():
+        try:
+            from vision.synth.video import VideoSpec, write_video
+        except ImportError as exc:
+            return f"fudaba demo: rendering the demo game needs the synth extra ({exc.name} is missing)\n", 2
+        print(f"fudaba: rendering the demo game into {video} (once; about two minutes)", flush=True)
+        write_video(VideoSpec(game=DEMO["game"], players=DEMO["players"], ruleset=DEMO["ruleset"],
+                              seed=DEMO["seed"], fps=15.0), video, progress=True)
+        (video / "done").write_text("")
+    path = next(p for p in (video / "video.mp4", video / "video.avi") if p.exists())
+    data = Path(args.data) if args.data else default_path().parent / "demo.sqlite3"
+    camera = {"source": str(path), "game_name": DEMO["game"], "players": DEMO["players"], "names": None,
+              "ruleset": DEMO["ruleset"], "options": {}, "deck": None, "profile": None, "confirm": False,
+              "title": "demo: a rendered Hachi-hachi round"}
+    return serve(data, args.host, args.port, not args.no_browser, camera, "demo")
+
+
+def _options(pairs: list[str]) -> dict[str, str]:
+    out = {}
+    for pair in pairs:
+        key, eq, value = pair.partition("=")
+        if not eq:
+            raise ValueError(f"--option needs KEY=VALUE, got {pair!r}")
+        out[key.strip()] = value.strip()
+    return out
+
+
+def serve(data: Path, host: str, port: int, browser: bool, camera: dict | None, command: str) -> tuple[str, int]:
+    """Serve the dashboard over the history ``data`` (and a camera session) until Ctrl-C."""
     import waitress
 
-    data = Path(args.data) if args.data else default_path()
-    local = args.host in ("127.0.0.1", "localhost", "::1")
+    local = host in ("127.0.0.1", "localhost", "::1")
     pin = None if local else f"{secrets.randbelow(10**6):06d}"
     try:
         app = build(data, pin)
     except StoreError as exc:
-        return f"fudaba run: {exc}\n", 2
-    url = f"http://{'127.0.0.1' if local else args.host}:{args.port}/"
+        return f"fudaba {command}: {exc}\n", 2
+    url = f"http://{'127.0.0.1' if local else host}:{port}/"
+    feed = None
+    if camera is not None:
+        try:
+            session, feed = start_camera(app.extensions["fudaba"]["sessions"], **camera)
+        except ValueError as exc:
+            return f"fudaba {command}: {exc}\n", 2
+        url += f"session/{session.id}"
     print(f"fudaba: history in {data}", flush=True)
     print(f"fudaba: dashboard at {url}", flush=True)
     if not local:
         for addr in lan_addresses():
-            print(f"fudaba: from a phone on this network: http://{addr}:{args.port}/", flush=True)
+            print(f"fudaba: from a phone on this network: http://{addr}:{port}/", flush=True)
         print(f"fudaba: PIN {pin} (every browser enters it once)", flush=True)
-    if not args.no_browser and local:
+    if browser and local:
         threading.Timer(1.0, lambda: webbrowser.open(url)).start()
     try:
-        waitress.serve(app, host=args.host, port=args.port, threads=THREADS, send_bytes=1,
-                       channel_timeout=3600, _quiet=True)
+        waitress.serve(app, host=host, port=port, threads=THREADS, send_bytes=1, channel_timeout=3600, _quiet=True)
     except OSError as exc:
-        return f"fudaba run: cannot listen on {args.host}:{args.port}: {exc.strerror or exc}\n", 2
+        return f"fudaba {command}: cannot listen on {host}:{port}: {exc.strerror or exc}\n", 2
     except KeyboardInterrupt:
         pass
+    finally:
+        if feed is not None:
+            feed.stop()
     return "", 0
 
 
@@ -125,5 +220,23 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
     p.add_argument("--port", type=int, default=8088, help="port (default 8088)")
     p.add_argument("--data", help=f"the history file (default {default_path()})")
     p.add_argument("--no-browser", action="store_true", help="do not open a browser")
+    p.add_argument("--camera", metavar="SOURCE",
+                   help="follow a new game from this camera: webcam index, stream URL, video file or image folder")
+    p.add_argument("--game", help="with --camera: hachi-hachi, bagaji or poka")
+    p.add_argument("--players", type=int, help="with --camera: seated players (default: the fewest, or --names)")
+    p.add_argument("--names", nargs="+", metavar="NAME", help="with --camera: the players' names in seat order")
+    p.add_argument("--ruleset", help="with --camera: ruleset (default: the seed's)")
+    p.add_argument("--option", action="append", default=[], metavar="K=V", help="with --camera: an option")
+    p.add_argument("--deck", help="with --camera: hanafuda or playing (Bagaji: a deck option such as hanafuda-1x)")
+    p.add_argument("--profile", help="with --camera: a deck profile from fudaba enroll")
+    p.add_argument("--no-confirm", action="store_true",
+                   help="with --camera: commit claims and settlements without waiting for a tap on confirm")
     p.set_defaults(func=cmd_run)
+
+    p = sub.add_parser("demo", help="the dashboard following a bundled rendered game live (renders it on first start)")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8088, help="port (default 8088)")
+    p.add_argument("--data", help="the demo's history file (default: demo.sqlite3 beside the default history)")
+    p.add_argument("--no-browser", action="store_true", help="do not open a browser")
+    p.set_defaults(func=cmd_demo)
 

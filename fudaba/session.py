@@ -11,7 +11,8 @@ one at a time under the session's lock, in this order:
 
 A subscriber's queue is bounded (:data:`QUEUE_SIZE`); a subscriber whose queue is full is marked
 ``dropped`` (its stream ends and its client reconnects to a fresh snapshot) rather than slowing the
-session. A snapshot (:meth:`Session.snapshot`) is plain JSON: the players, the totals and each
+session. A snapshot (:meth:`Session.snapshot`, numbered by ``rev``, which grows with every
+publication, also when only the follower's view changed) is plain JSON: the players, the totals and each
 settled round, what the match expects, where the cards are, the log of record lines, and for
 manual play the legal events (or, where a deal is due, what entering one needs:
 :class:`scorer.deals.DealForm`). Its ``seq`` is the record's last sequence number: the event id of
@@ -27,7 +28,7 @@ import queue
 import threading
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
-from typing import Any
+from typing import Any, Protocol
 
 from fudaba.store import Store, StoreError
 from scorer import record as records
@@ -84,6 +85,23 @@ def event_cards(event: Event, ids: frozenset[str]) -> list[str]:
     return out
 
 
+class Follower(Protocol):
+    """Something that follows the game from elsewhere and shares the session's match (the live
+    feed from a camera: :class:`fudaba.live.LiveFeed`). Called under the session's lock."""
+
+    def changed(self, match: Match) -> None:
+        """A player changed the game (or the match was rebuilt: ``match`` is the one to use now)."""
+
+    def answer(self, choice: int) -> None:
+        """A player answered the open question with candidate ``choice``."""
+
+    def table_is_right(self) -> None:
+        """A player says the table as seen is right: find the events that lead to it."""
+
+    def view(self) -> dict[str, Any]:
+        """What the follower shows: its state, question, desync, camera (plain JSON)."""
+
+
 class Session:
     """A match, its record in the store, and its subscribers (module docstring)."""
 
@@ -100,7 +118,20 @@ class Session:
         self._subs: set[Subscription] = set()
         self._snapshot: dict[str, Any] | None = None
         self._card_ids = frozenset(deck_spec(self.header.deck).cards)
+        self.follower: Follower | None = None
+        self._rev = 0
         self._rebuild()
+
+    @property
+    def lock(self) -> threading.RLock:
+        """Held while the game changes; a follower holds it while it changes the shared match."""
+        return self._lock
+
+    def attach(self, follower: Follower) -> None:
+        """Let ``follower`` share this session's match (one at a time)."""
+        with self._lock:
+            self.follower = follower
+            self._snapshot = None
 
     # ------------------------------------------------------------------ state
     def _rebuild(self) -> None:
@@ -114,6 +145,9 @@ class Session:
                 raise SessionError(f"session {self.id}, line seq {line.get('seq')}: {exc}", 500) from None
         self.seq = int(self.lines[-1]["seq"]) if self.lines else 0
         self._snapshot = None
+        follower = getattr(self, "follower", None)
+        if follower is not None:
+            follower.changed(self.match)
 
     # ------------------------------------------------------------------ changes
     def submit(self, line: Mapping[str, Any], source: str = "dashboard",
@@ -153,9 +187,60 @@ class Session:
                 raise
             self.lines.extend(staged)
             self.seq = int(staged[-1]["seq"]) if staged else self.seq
+            if self.follower is not None and staged:
+                self.follower.changed(self.match)
             self._snapshot = None
             self._publish()
             return self.seq
+
+    def record_applied(self, lines: Sequence[Mapping[str, Any]], source: str,
+                       evidence: Mapping[str, Any] | None = None) -> int:
+        """Commit and publish lines the follower has already applied to the shared match (the
+        tracker's commits and repairs; the caller holds :attr:`lock`). The ``seq`` of the last."""
+        with self._lock:
+            staged = []
+            for raw in lines:
+                line = {**raw, "source": source, "seq": self.seq + len(staged) + 1}
+                if evidence is not None:
+                    line["evidence"] = dict(evidence)
+                staged.append(line)
+            try:
+                for line in staged:
+                    self.store.append(self.id, line, finished=self.match.is_over and line is staged[-1])
+            except BaseException:
+                self._rebuild()
+                raise
+            self.lines.extend(staged)
+            self.seq = int(staged[-1]["seq"]) if staged else self.seq
+            self._snapshot = None
+            self._publish()
+            return self.seq
+
+    def follower_changed(self) -> None:
+        """The follower's view changed (a question, a desync, the camera): tell everyone."""
+        with self._lock:
+            self._snapshot = None
+            self._publish()
+
+    def answer(self, choice: int) -> None:
+        """A player's answer to the follower's open question."""
+        with self._lock:
+            if self.follower is None:
+                raise SessionError("nothing is following this game from a camera: there is no question", 409)
+            try:
+                self.follower.answer(choice)
+            except (ScorerError, ValueError) as exc:
+                raise SessionError(str(exc), 409) from None
+
+    def table_is_right(self) -> None:
+        """A player says the table as the camera sees it is right."""
+        with self._lock:
+            if self.follower is None:
+                raise SessionError("nothing is following this game from a camera", 409)
+            try:
+                self.follower.table_is_right()
+            except (ScorerError, ValueError) as exc:
+                raise SessionError(str(exc), 409) from None
 
     def play(self, event_json: Mapping[str, Any], source: str = "dashboard") -> int:
         """Apply one game event given as its JSON object; its ``seq``."""
@@ -208,6 +293,8 @@ class Session:
         return len(self._subs)
 
     def _publish(self) -> None:
+        self._snapshot = None
+        self._rev += 1
         snap = self.snapshot()
         for sub in list(self._subs):
             try:
@@ -233,12 +320,14 @@ class Session:
                         "lower_is_better": m.LOWER_IS_BETTER,
                         "players": [p.to_json() for p in m.players]},
             "seq": self.seq,
+            "rev": self._rev,
             "status": m.status().to_json(),
             "leaders": list(m.leaders()),
             "results": [r.to_json() for r in m.results],
             "places": places.to_json() if places is not None else {},
             "log": self._log(),
             "manual": self._manual(),
+            "live": self.follower.view() if self.follower is not None else None,
         }
 
     def _log(self) -> list[dict[str, Any]]:
@@ -311,6 +400,8 @@ class Sessions:
             match = spec.match([Player(i + 1, n) for i, n in enumerate(names)], opts, deck=deck)
         except (ScorerError, ValueError, TypeError) as exc:
             raise SessionError(str(exc), 400) from None
-        header = records.Header.for_match(match, chosen)
-        sid = self.store.create(header, title)
-        return self.get(sid)
+        return self.create_from(records.Header.for_match(match, chosen), title)
+
+    def create_from(self, header: records.Header, title: str | None = None) -> Session:
+        """A new session of the game ``header`` describes."""
+        return self.get(self.store.create(header, title))

@@ -735,6 +735,12 @@ class Tracker:
         self._restart()
         return event
 
+    def resync(self) -> None:
+        """The match was changed by someone else (a correction on the dashboard, a rebuilt match
+        put in :attr:`match`): forget the hypotheses, the open question and the desync, and start
+        explaining the table afresh from the match as it is now."""
+        self._restart()
+
     def choose(self, index: int) -> tuple[Event, ...]:
         """Answer the open question with its candidate ``index``: its events are committed."""
         if self.question is None:

@@ -8,13 +8,15 @@ Every error is ``{"error": "what and why"}`` with its status: 400 malformed, 401
   "ruleset"?, "options"?, "title"?}`` → 201 ``{"id", "url"}``.
 * ``GET /api/sessions/<id>/state`` — the snapshot (:meth:`fudaba.session.Session.snapshot`).
 * ``GET /api/sessions/<id>/stream`` — Server-Sent Events: ``event: state``, ``id:`` the record's
-  ``seq``, ``data:`` the snapshot, at once (unless ``Last-Event-ID`` is the current ``seq``) and
-  after every change; a ``: ping`` comment every :attr:`web.WebConfig.heartbeat_s` seconds; a
+  ``seq``, ``data:`` the snapshot, at once (unless ``Last-Event-ID`` is the current ``seq`` and no camera
+  follows the game) and after every change (a new line, or the camera's question or state); a ``: ping`` comment every :attr:`web.WebConfig.heartbeat_s` seconds; a
   watcher that falls behind gets ``event: resync`` and the stream ends (the browser reconnects and
   gets a fresh snapshot).
 * ``POST /api/sessions/<id>/event`` ``{"event": {...}}``, ``/undo``, ``/confirm``,
   ``/deal`` ``{"dealer"?, "face_up": {"field": [ids]}}``, ``/edit`` ``{"index", "event"}`` →
   ``{"seq"}``.
+* ``POST /api/sessions/<id>/answer`` ``{"choice": i}`` (the camera's open question),
+  ``POST /api/sessions/<id>/table`` (the table as the camera sees it is right) → ``{"seq"}``.
 * ``GET /api/sessions/<id>/record`` — the record (JSON Lines) to download; ``POST /api/import``
   (a record as the body or as the form file ``record``) → 201 ``{"id", "url"}``.
 """
@@ -111,10 +113,9 @@ def stream(sid: int) -> Response:
     def events() -> Iterator[str]:
         try:
             yield "retry: 1500\n\n"
-            seen = -1
-            if last is None or last.strip() != str(first["seq"]):
-                yield _frame(first)
-            seen = first["seq"]
+            if last is None or last.strip() != str(first["seq"]) or first["live"] is not None:
+                yield _frame(first)  # a follower's view may have changed without a new line
+            seen = first["rev"]
             while True:
                 if sub.dropped:
                     yield "event: resync\ndata: {}\n\n"
@@ -122,8 +123,8 @@ def stream(sid: int) -> Response:
                 snap = sub.get(heartbeat)
                 if snap is None:
                     yield ": ping\n\n"
-                elif snap["seq"] != seen:
-                    seen = snap["seq"]
+                elif snap["rev"] != seen:
+                    seen = snap["rev"]
                     yield _frame(snap)
         finally:
             s.unsubscribe(sub)
@@ -169,6 +170,23 @@ def edit(sid: int) -> Response:
     if not isinstance(body.get("index"), int) or not isinstance(body.get("event"), dict):
         raise SessionError("say which event and what instead: {\"index\": 3, \"event\": {...}}", 400)
     return jsonify(seq=_session(sid).edit(body["index"], body["event"]))
+
+
+@bp.post("/api/sessions/<int:sid>/answer")
+def answer(sid: int) -> Response:
+    choice = _body().get("choice")
+    if not isinstance(choice, int) or isinstance(choice, bool):
+        raise SessionError("say which candidate: {\"choice\": 0}", 400)
+    s = _session(sid)
+    s.answer(choice)
+    return jsonify(seq=s.seq)
+
+
+@bp.post("/api/sessions/<int:sid>/table")
+def table_is_right(sid: int) -> Response:
+    s = _session(sid)
+    s.table_is_right()
+    return jsonify(seq=s.seq)
 
 
 @bp.get("/api/sessions/<int:sid>/record")

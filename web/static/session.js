@@ -42,7 +42,32 @@ function render(s) {
   const last = s.log.length ? s.log[s.log.length - 1].seq : null;
   document.getElementById("log").replaceChildren(...s.log.slice().reverse().map(l =>
     el("li", {class: l.seq === last ? "last" : "", value: l.seq}, l.text, l.source ? el("small", {}, ` · ${l.source}`) : null)));
+  renderLive(s.live);
   renderManual(s.manual);
+}
+
+function renderLive(v) {
+  const box = document.getElementById("live");
+  box.hidden = !v;
+  if (!v) return;
+  const cam = el("p", {class: `camera ${v.camera}`}, el("strong", {}, "Camera: "),
+    v.calibrated ? `${v.camera} · ${v.frames} frames · ${v.t} s` : v.message, v.error ? ` — ${v.error}` : null);
+  const parts = [cam];
+  if (v.question) {
+    parts.push(el("div", {class: "question"}, el("h2", {}, v.question.kind === "confirm" ? "Confirm" : "Which happened?"),
+      el("p", {}, v.question.text),
+      el("div", {class: "choices"}, v.question.candidates.map((c, i) =>
+        el("button", {class: i === 0 ? "primary answer" : "answer", "data-choice": i,
+                      onclick: () => act("POST", "answer", {choice: i})}, c)))));
+  }
+  if (v.desync) {
+    parts.push(el("div", {class: "desync"}, el("h2", {}, "Out of sync"), el("p", {}, v.desync.text),
+      v.desync.differences.length ? el("ul", {}, v.desync.differences.map(d => el("li", {}, d))) : null,
+      el("p", {}, "Put the cards back as they were, undo, or tap a legal event below. If the table is right:"),
+      el("button", {class: "primary", onclick: () => act("POST", "table")}, "The table is like this")));
+  }
+  box.replaceChildren(...parts);
+  box.className = `panel live ${v.state}`;
 }
 
 function placeName(name) {

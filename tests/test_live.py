@@ -1,0 +1,86 @@
+"""The live feed: a camera following a session's game, through the session (its record, its
+watchers) — the same events ``fudaba replay`` finds, with corrections and answers in one record."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("numpy")
+pytest.importorskip("cv2")
+pytest.importorskip("onnxruntime")
+
+from fudaba.serve import start_camera  # noqa: E402
+from fudaba.session import SessionError, Sessions  # noqa: E402
+from fudaba.store import Store  # noqa: E402
+from scorer import record as records  # noqa: E402
+from tests import clip_scenes as cs  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def clip(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return cs.write_clips(tmp_path_factory.mktemp("live_clip"), ["base"])["base"].path
+
+
+def follow(tmp_path: Path, clip: Path, confirm: bool = False) -> tuple[Any, Any]:
+    sessions = Sessions(Store(tmp_path / "h.sqlite3"))
+    session, feed = start_camera(sessions, str(clip), "poka", 2, ["Aki", "Ben"], None, {}, None, None,
+                                 confirm=confirm, pace=False)
+    return session, feed
+
+
+def test_the_feed_commits_what_fudaba_replay_finds_into_the_session(tmp_path: Path, clip: Path) -> None:
+    from vision.replay import replay_video
+
+    session, feed = follow(tmp_path, clip)
+    sub = session.subscribe()
+    feed._thread.join(300)
+    assert not feed._thread.is_alive()
+    summary = replay_video(clip, "poka", players=2)
+    want = [c["event"] for c in summary["committed"]]
+    assert want, "the clip shows events"
+    got = [{k: v for k, v in line.items() if k not in records.META_KEYS} for line in session.lines]
+    assert got == want
+    assert {line["source"] for line in session.lines} == {"camera"}
+    assert all("t" in line["evidence"] for line in session.lines)
+    # the record in the history replays to the same game
+    assert records.loads(session.store.export(session.id)).replay().events == session.match.events
+    view = session.snapshot()["live"]
+    assert view["camera"] == "ended" and view["calibrated"] and view["frames"] > 0
+    # watchers were told of every line
+    seqs = []
+    while (snap := sub.get(0.01)) is not None:
+        seqs.append(snap["seq"])
+    assert seqs and seqs[-1] == session.seq
+
+
+def test_a_correction_on_the_dashboard_goes_to_the_shared_match_and_the_tracker(tmp_path: Path, clip: Path) -> None:
+    session, feed = follow(tmp_path, clip)
+    feed._thread.join(300)
+    events = session.match.event_count
+    session.undo()
+    assert feed.tracker.match is session.match and session.match.event_count == events - 1
+    assert session.lines[-1]["source"] == "dashboard"
+    with pytest.raises(SessionError, match="no open question"):
+        session.answer(0)
+    # "the table is like this": the last table seen is explained again from the corrected game; the
+    # clip's last play (seat 1's 10-deer) could also be seat 1 passing and seat 2 playing it: asked
+    session.table_is_right()
+    view = session.snapshot()["live"]
+    assert view["state"] == "question", view
+    assert view["question"]["candidates"][0] == "seat 1 plays 10-deer"
+    session.answer(0)
+    assert session.lines[-1]["source"] == "answer" and session.match.event_count == events
+    assert session.lines[-1]["evidence"]["choice"] == 0
+    assert session.snapshot()["live"]["state"] == "following"
+
+
+def test_a_source_that_cannot_be_opened_is_said_so(tmp_path: Path) -> None:
+    sessions = Sessions(Store(tmp_path / "h.sqlite3"))
+    with pytest.raises(ValueError, match="nothing.mp4"):
+        start_camera(sessions, str(tmp_path / "nothing.mp4"), "poka", 2, None, None, {}, None, None, confirm=False)
+    with pytest.raises(ValueError, match="3 names for 2 players"):
+        start_camera(sessions, "0", "poka", 2, ["a", "b", "c"], None, {}, None, None, confirm=False)
+    assert sessions.store.sessions() == []
