@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import math
 import threading
+import time
 from typing import Any
 
 from fudaba.session import Session
@@ -40,7 +41,8 @@ class LiveFeed:
     """A camera following one session's game (module docstring)."""
 
     def __init__(self, session: Session, source: Any, layout: Any, recogniser: Any, *,
-                 confirm: bool = True, calibrate_every: int = 3, name: str = "camera") -> None:
+                 confirm: bool = True, calibrate_every: int = 3, name: str = "camera",
+                 realtime: bool = False) -> None:
         from vision.calibrate import TableCalibrator
         from vision.stabilise import Stabiliser
 
@@ -56,6 +58,11 @@ class LiveFeed:
         self.camera = "starting"
         self.message = f"opening {name}"
         self.error: str | None = None
+        self.realtime = realtime
+        """Keep an offline source (a file or folder read frame by frame) to its timestamps: every frame
+        is followed, none faster than real time (slower when the machine cannot keep up)."""
+        self.behind_s = 0.0
+        """With ``realtime``: how far behind real time the last frame was followed (s)."""
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._last_view: dict[str, Any] | None = None
@@ -75,9 +82,17 @@ class LiveFeed:
 
     def run(self) -> None:
         """Follow until the source ends or :meth:`stop`; then commit what leads (the tracker's finish)."""
+        started: float | None = None
         try:
             while not self._stop.is_set():
                 frame = self.source.read(READ_TIMEOUT_S)
+                if frame is not None and self.realtime:
+                    now = time.monotonic()
+                    started = now - frame.t if started is None else started
+                    wait = started + frame.t - now
+                    if wait > 0:
+                        self._stop.wait(wait)
+                    self.behind_s = max(0.0, -wait)
                 status = self.source.status() if hasattr(self.source, "status") else None
                 if frame is None:
                     if status is not None and status.state in ("ended", "failed"):
@@ -179,6 +194,7 @@ class LiveFeed:
         return {
             "camera": self.camera, "message": self.message, "source": self.name, "calibrated": self.calibrated,
             "frames": self.frames, "t": round(self.t, 1), "error": self.error,
+            "behind_s": round(self.behind_s, 1),
             "state": "question" if q is not None else "out-of-sync" if d is not None else "following",
             "question": None if q is None else {"text": q.text, "kind": q.kind,
                                                 "candidates": [c.describe() for c in q.candidates]},

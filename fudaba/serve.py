@@ -5,15 +5,15 @@ history (:func:`fudaba.store.default_path` unless ``--data``), serves the dashbo
 address; players start or resume a game on the home page and play it by tapping what happens
 (manual mode: no camera). With ``--camera SOURCE --game G [--players N] [--names …]`` it starts a
 new session of that game and follows it from the camera (:class:`fudaba.live.LiveFeed`; SOURCE as
-``fudaba track`` takes it: a webcam index, a stream URL, a video file or an image folder, files
-played at real time); claims and settlements wait for a tap on "confirm" unless ``--no-confirm``.
+``fudaba track`` takes it: a webcam index, a stream URL, a video file or an image folder; a file or
+folder is followed frame by frame at real time, or slower where the machine cannot keep up); claims and settlements wait for a tap on "confirm" unless ``--no-confirm``.
 It listens on 127.0.0.1 unless ``--host`` says otherwise; on any other address it prints a
 six-digit PIN that every browser must enter once, and the addresses phones on the same network can
 open.
 
-``fudaba demo`` does the same on a bundled game: a rendered Hachi-hachi round (:data:`DEMO`,
-rendered once into the data folder on first start, about two minutes), followed live at real time
-with no confirmations, in its own history (``demo.sqlite3`` beside the default one).
+``fudaba demo`` does the same on a bundled game: a rendered Poka round (:data:`DEMO`, rendered once
+into the data folder on first start: 850 frames, about three minutes on two cores), followed live
+at real time with no confirmations, in its own history (``demo.sqlite3`` beside the default one).
 
 The cookie-signing key is kept beside the history (``secret.key``, made on first run, readable by
 this user only), so a restart does not sign everyone out. Card faces come from the art shipped in
@@ -96,8 +96,9 @@ def build(data: Path, pin: str | None):  # noqa: ANN201 - a Flask app (web is im
     return create_app(config, Sessions(store))
 
 
-DEMO = {"game": "hachi-hachi", "players": 3, "ruleset": "seed-1910", "seed": 2003}
-"""The demo's rendered game: a Hachi-hachi round that the tracker follows right (docs/tracking.md)."""
+DEMO = {"game": "poka", "players": 2, "ruleset": "seed", "seed": 2000}
+"""The demo's rendered game: a one-minute Poka round that the tracker follows right through the
+camera (docs/tracking.md, seeds 2000-2004), short enough to render on first start."""
 
 
 def start_camera(sessions: Sessions, source: str, game_name: str, players: int | None, names: list[str] | None,
@@ -121,10 +122,12 @@ def start_camera(sessions: Sessions, source: str, game_name: str, players: int |
         recogniser = Recogniser(setup.deck, profile=profile)
     except (OSError, ValueError) as exc:
         raise ReplayError(f"cannot load the {setup.deck} recogniser: {exc}") from None
-    kind = parse_spec(source).kind
-    src = open_source(source, pace=kind in ("file", "folder") if pace is None else pace)
+    # a file or folder is a recording: every frame is followed, at real time or slower (never dropped)
+    recorded = parse_spec(source).kind in ("file", "folder")
+    src = open_source(source, pace=False if pace is None else pace)
     session = sessions.create_from(Header.for_match(match, setup.ruleset), title)
-    feed = LiveFeed(session, src, setup.layout, recogniser, confirm=confirm, name=str(source))
+    feed = LiveFeed(session, src, setup.layout, recogniser, confirm=confirm, name=str(source),
+                    realtime=recorded and pace is None)
     feed.start()
     return session, feed
 
@@ -135,7 +138,7 @@ def cmd_run(args: argparse.Namespace) -> tuple[str, int]:
     camera = None
     if args.camera is not None:
         if not args.game:
-            return "fudaba run: --camera needs --game (hachi-hachi, bagaji or poka)\n", 2
+            raise ValueError("run: --camera needs --game (hachi-hachi, bagaji or poka)")
         camera = {"source": args.camera, "game_name": args.game, "players": args.players, "names": args.names,
                   "ruleset": args.ruleset, "options": _options(args.option), "deck": args.deck,
                   "profile": args.profile, "confirm": not args.no_confirm}
@@ -151,8 +154,8 @@ def cmd_demo(args: argparse.Namespace) -> tuple[str, int]:
         try:
             from vision.synth.video import VideoSpec, write_video
         except ImportError as exc:
-            return f"fudaba demo: rendering the demo game needs the synth extra ({exc.name} is missing)\n", 2
-        print(f"fudaba: rendering the demo game into {video} (once; about two minutes)", flush=True)
+            raise ValueError(f"demo: rendering the demo game needs {exc.name}, which is not installed") from None
+        print(f"fudaba: rendering the demo game into {video} (once; about three minutes)", flush=True)
         write_video(VideoSpec(game=DEMO["game"], players=DEMO["players"], ruleset=DEMO["ruleset"],
                               seed=DEMO["seed"], fps=15.0), video, progress=True)
         (video / "done").write_text("")
@@ -160,7 +163,7 @@ def cmd_demo(args: argparse.Namespace) -> tuple[str, int]:
     data = Path(args.data) if args.data else default_path().parent / "demo.sqlite3"
     camera = {"source": str(path), "game_name": DEMO["game"], "players": DEMO["players"], "names": None,
               "ruleset": DEMO["ruleset"], "options": {}, "deck": None, "profile": None, "confirm": False,
-              "title": "demo: a rendered Hachi-hachi round"}
+              "title": "demo: a rendered Poka round"}
     return serve(data, args.host, args.port, not args.no_browser, camera, "demo")
 
 
@@ -183,32 +186,37 @@ def serve(data: Path, host: str, port: int, browser: bool, camera: dict | None, 
     try:
         app = build(data, pin)
     except StoreError as exc:
-        return f"fudaba {command}: {exc}\n", 2
-    url = f"http://{'127.0.0.1' if local else host}:{port}/"
+        raise ValueError(str(exc)) from None
+    try:
+        server = waitress.create_server(app, host=host, port=port, threads=THREADS, send_bytes=1,
+                                        channel_timeout=3600)
+    except OSError as exc:
+        raise ValueError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+    url = f"http://{'127.0.0.1' if local else host}:{server.effective_port}/"
     feed = None
     if camera is not None:
         try:
             session, feed = start_camera(app.extensions["fudaba"]["sessions"], **camera)
-        except ValueError as exc:
-            return f"fudaba {command}: {exc}\n", 2
+        except ValueError:
+            server.close()
+            raise
         url += f"session/{session.id}"
     print(f"fudaba: history in {data}", flush=True)
     print(f"fudaba: dashboard at {url}", flush=True)
     if not local:
         for addr in lan_addresses():
-            print(f"fudaba: from a phone on this network: http://{addr}:{port}/", flush=True)
+            print(f"fudaba: from a phone on this network: http://{addr}:{server.effective_port}/", flush=True)
         print(f"fudaba: PIN {pin} (every browser enters it once)", flush=True)
     if browser and local:
         threading.Timer(1.0, lambda: webbrowser.open(url)).start()
     try:
-        waitress.serve(app, host=host, port=port, threads=THREADS, send_bytes=1, channel_timeout=3600, _quiet=True)
-    except OSError as exc:
-        return f"fudaba {command}: cannot listen on {host}:{port}: {exc.strerror or exc}\n", 2
+        server.run()
     except KeyboardInterrupt:
         pass
     finally:
         if feed is not None:
             feed.stop()
+        server.close()
     return "", 0
 
 

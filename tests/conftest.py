@@ -3,7 +3,19 @@ same examples on every run, so a CI failure is reproducible; locally they explor
 
 import os
 
+import pytest
 from hypothesis import settings
 
 settings.register_profile("ci", derandomize=True, print_blob=True)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+
+
+@pytest.fixture(scope="session")
+def base_clip(tmp_path_factory):
+    """The first 21 s of a rendered Poka game (tests/clip_scenes.py, clip ``base``), rendered once
+    per test run for the tests that follow a camera."""
+    pytest.importorskip("cv2")
+    pytest.importorskip("onnxruntime")
+    from tests import clip_scenes
+
+    return clip_scenes.write_clips(tmp_path_factory.mktemp("base_clip"), ["base"])["base"].path

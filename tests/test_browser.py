@@ -206,3 +206,50 @@ def test_an_undo_shows_on_every_screen_and_a_reload_resumes(server: str, browser
     width = phone.evaluate("document.documentElement.scrollWidth")
     assert width <= 390, width
     assert errors == []
+
+
+def test_fudaba_demo_shows_the_first_moves_and_scores_arrive_live(browser: object, base_clip: Path,
+                                                                   tmp_path: Path) -> None:
+    """``fudaba demo`` as a user starts it (its game already rendered: here the first 21 s of a
+    rendered Poka game stand in for the bundled one): events appear in the page as the video plays."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    from fudaba.serve import DEMO
+
+    folder = tmp_path / "demo" / f"{DEMO['game']}-{DEMO['players']}-{DEMO['ruleset']}-{DEMO['seed']}"
+    folder.mkdir(parents=True)
+    shutil.copy(base_clip, folder / "video.mp4")
+    (folder / "done").write_text("")
+    proc = subprocess.Popen([sys.executable, "-m", "fudaba", "demo", "--data", str(tmp_path / "demo.sqlite3"),
+                             "--port", "0", "--no-browser"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            text=True, cwd=Path(__file__).resolve().parent.parent)
+    try:
+        assert proc.stdout is not None
+        url = None
+        for line in proc.stdout:
+            if "dashboard at " in line:
+                url = line.split("dashboard at ", 1)[1].strip()
+                break
+        assert url and "/session/" in url, "fudaba demo printed no dashboard address"
+        errors: list[str] = []
+        page = new_page(browser, errors, viewport={"width": 1280, "height": 900})
+        page.goto(url)
+        page.wait_for_selector("#link.on")
+        page.wait_for_function("document.querySelector('#live .camera') !== null")
+        # the deal, then plays, arrive while the video runs (seat 2 deals and plays 01-ribbon in its first 15 s)
+        page.wait_for_function("document.querySelectorAll('#log li').length >= 2", timeout=60_000)
+        log = page.inner_text("#log")
+        assert "seat 2 deals" in log and "seat 2 plays" in log, log
+        assert page.locator("td.total").count() == 2
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "demo.png"), full_page=True)
+        assert errors == []
+    finally:
+        os.kill(proc.pid, signal.SIGINT)
+        try:
+            proc.wait(20)
+        except subprocess.TimeoutExpired:
+            proc.kill()

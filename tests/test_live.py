@@ -16,12 +16,11 @@ from fudaba.serve import start_camera  # noqa: E402
 from fudaba.session import SessionError, Sessions  # noqa: E402
 from fudaba.store import Store  # noqa: E402
 from scorer import record as records  # noqa: E402
-from tests import clip_scenes as cs  # noqa: E402
 
 
-@pytest.fixture(scope="module")
-def clip(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return cs.write_clips(tmp_path_factory.mktemp("live_clip"), ["base"])["base"].path
+@pytest.fixture
+def clip(base_clip: Path) -> Path:
+    return base_clip
 
 
 def follow(tmp_path: Path, clip: Path, confirm: bool = False) -> tuple[Any, Any]:

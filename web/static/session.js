@@ -76,6 +76,8 @@ function placeName(name) {
 }
 
 function renderManual(m) {
+  const section = document.getElementById("manual");
+  section.classList.toggle("camera", !!STATE.live);
   const deal = document.getElementById("deal"), legal = document.getElementById("legal");
   deal.replaceChildren(); legal.replaceChildren(); delete deal.dataset.need;
   if (m.over) return;
@@ -118,13 +120,13 @@ function renderDeal(d) {
   }}, "Deal");
   const refresh = () => { picked.replaceChildren(...PICKED.map(c => face(c, true))); go.disabled = PICKED.length !== need; };
   refresh();
-  box.append(el("h3", {}, need ? `New deal: tap the ${need} card${need > 1 ? "s" : ""} laid face up (${fields.map(([f, n]) => `${f} ${n}`).join(", ")})` : "New deal"),
+  box.append(...[el("h3", {}, need ? `New deal: tap the ${need} card${need > 1 ? "s" : ""} laid face up (${fields.map(([f, n]) => `${f} ${n}`).join(", ")})` : "New deal"),
     dealerSel ? el("label", {}, "Dealer ", dealerSel) : null, picked, go,
     need ? el("div", {class: "cards deck"}, d.cards.map(c => el("button", {class: "pick", "data-card": c, onclick: () => {
       const at = PICKED.indexOf(c);
       if (at >= 0) PICKED.splice(at, 1); else if (PICKED.length < need) PICKED.push(c);
       refresh();
-    }}, face(c, true)))) : null);
+    }}, face(c, true)))) : null].filter(x => x !== null));
 }
 
 function connect() {
@@ -138,6 +140,8 @@ function connect() {
 }
 async function reload() { try { const s = await api("GET", `/api/sessions/${SID}/state`); STATE = null; render(s); } catch (e) { showError(e.message); } }
 
+document.getElementById("by-hand").addEventListener("toggle", ev =>
+  document.getElementById("manual").classList.toggle("open", ev.target.open));
 document.getElementById("undo").onclick = () => act("POST", "undo");
 document.getElementById("confirm").onclick = () => act("POST", "confirm");
 document.getElementById("filter").addEventListener("input", () => STATE && renderManual(STATE.manual));
