@@ -8,7 +8,7 @@
   [-o RECORD]`` — play a random legal match and write its record; a match not over after
   ``--max-rounds`` rounds (default 10,000: only a match whose options set no end reaches it) is bad input.
 * ``fudaba replay VIDEO --game G … -o RECORD`` / ``fudaba track SOURCE --game G …`` — follow a game
-  from frames (``vision/replay.py``; the ``recognise`` extra).
+  from frames (``vision/replay.py``).
 * ``fudaba run [--host H] [--port P] [--data FILE]`` — serve the dashboard (``fudaba/serve.py``).
 * ``fudaba device list`` — the serial ports, stone counters (by USB id) first.
 * ``fudaba device test [PORT] [--seconds S]`` — light every LED, print button events as they come
@@ -188,7 +188,7 @@ def cmd_mat(args: argparse.Namespace) -> tuple[str, int]:
     try:
         from vision.mat import mat_command
     except ImportError as exc:
-        raise BadInput(f"fudaba mat needs the synth extra (numpy, OpenCV, Pillow): {exc}") from None
+        raise BadInput(f"fudaba mat needs numpy, OpenCV and Pillow (part of the install: reinstall fudaba): {exc}") from None
     return mat_command(args.game, args.players, args.paper, args.deck, args.output, args.marker_mm, args.dpi), 0
 
 
@@ -379,7 +379,7 @@ def build_parser() -> argparse.ArgumentParser:
     for name, what in (("recognise", "name the cards in top-down table images"),
                        ("enroll", "adapt recognition to your own deck from photos of it laid out in a grid"),
                        ("calibrate", "fit the recogniser's confidence on rendered scenes (developers)")):
-        sub.add_parser(name, help=f"{what} (`fudaba {name} --help`; needs the recognise extra)", add_help=False)
+        sub.add_parser(name, help=f"{what} (`fudaba {name} --help`)", add_help=False)
     sub.add_parser(
         "train",
         help="train and export the card models, offline (`fudaba train --help`; needs the train extra)",
@@ -413,7 +413,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     for name, what in (("replay", "follow a game in a video file and write its record"),
                        ("track", "follow a game live from a camera or stream; print events and questions")):
-        sub.add_parser(name, help=f"{what} (`fudaba {name} --help`; needs the recognise extra)", add_help=False)
+        sub.add_parser(name, help=f"{what} (`fudaba {name} --help`)", add_help=False)
 
     _add_device_parser(sub)
     serve.add_parser(sub)

@@ -188,7 +188,7 @@ def serve(data: Path, host: str, port: int, browser: bool, camera: dict | None, 
     except StoreError as exc:
         raise ValueError(str(exc)) from None
     try:
-        server = waitress.create_server(app, host=host, port=port, threads=THREADS, send_bytes=1,
+        server = waitress.create_server(app, host=host, port=port, threads=THREADS,
                                         channel_timeout=3600)
     except OSError as exc:
         raise ValueError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None

@@ -30,7 +30,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     from fudaba.serve import THREADS, build
 
     app = build(tmp_path_factory.mktemp("history") / "h.sqlite3", None)
-    srv = waitress.create_server(app, host="127.0.0.1", port=0, threads=THREADS, send_bytes=1)
+    srv = waitress.create_server(app, host="127.0.0.1", port=0, threads=THREADS)
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{srv.effective_port}"  # the daemon thread ends with the test run

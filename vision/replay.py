@@ -648,7 +648,7 @@ def main(command: str, argv: list[str]) -> int:
         print(f"fudaba {command}: {exc}", file=sys.stderr)
         return 2
     except ImportError as exc:
-        print(f"fudaba {command}: {exc.name or exc} is missing: pip install 'fudaba[recognise]'", file=sys.stderr)
+        print(f"fudaba {command}: {exc.name or exc} is missing: reinstall fudaba (pip install .)", file=sys.stderr)
         return 2
     if args.json:
         sys.stdout.write(json.dumps({k: v for k, v in summary.items() if k != "committed"}, ensure_ascii=False) + "\n")

@@ -187,4 +187,4 @@ def load_network(stem: Path, order: Sequence[str] | None = None, kind: str = "cl
         else:
             return _CLASSES[b](path, kind)
     raise ValueError(f"cannot load {stem}: " + ", ".join(tried)
-                     + "; install onnxruntime (pip install 'fudaba[recognise]')")
+                     + "; install onnxruntime (part of fudaba's install: pip install .)")

@@ -169,5 +169,5 @@ def main(command: str, argv: list[str]) -> int:
         print(f"{command}: {e}", file=sys.stderr)
         return 2
     except ImportError as e:
-        print(f"{command}: {e.name or e} is missing: pip install 'fudaba[recognise]'", file=sys.stderr)
+        print(f"{command}: {e.name or e} is missing: reinstall fudaba (pip install .)", file=sys.stderr)
         return 2

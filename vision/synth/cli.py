@@ -105,7 +105,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         import cv2  # noqa: F401
     except ImportError:
-        print("synth needs OpenCV and NumPy: pip install 'fudaba[synth]'", file=sys.stderr)
+        print("synth needs OpenCV and NumPy, part of fudaba's install: reinstall it (pip install .)", file=sys.stderr)
         return 2
     from vision.synth.artset import ArtNotFoundError, available_styles
 
