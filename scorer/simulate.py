@@ -9,6 +9,9 @@ stops it at ``max_rounds`` with :class:`NoEndError`.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
 
 from scorer.errors import ScorerError
 from scorer.events import Event
@@ -46,3 +49,65 @@ def play_match(match: Match, rng: random.Random, max_rounds: int | None = 1_000)
         played.extend(play_round(match, rng))
         rounds += 1
     return played
+
+
+@dataclass(frozen=True, slots=True)
+class EntryStep:
+    """One thing a player enters at a table (the dashboard's manual mode): a deal by its dealer and
+    face-up cards, or an event as its JSON object (no ``at``)."""
+
+    kind: str
+    """``deal`` or ``event``."""
+    dealer: int | None = None
+    """For a deal: who dealt (None where the game's deal names nobody)."""
+    face_up: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    """For a deal: the face-up cards by deal field (``{"field": (...)}``, ``{"table": (id,)}``)."""
+    event: Mapping[str, Any] = field(default_factory=dict)
+    """For an event: its JSON object."""
+
+
+def entered_rounds(game_name: str, seats: int, seed: int,
+                   rounds: int = 1) -> tuple[list[EntryStep], list[tuple[int, ...]]]:
+    """The first ``rounds`` rounds of a simulated match (a random legal playout of ``seed``; fewer
+    if the match ends) as players at a table enter them, and each settlement's changes. Hands and the stock stay unseen (observer form: deals by their face-up
+    cards, Bagaji's draws unnamed); Bagaji's hands are shown card by card at the showdown. Bagaji's
+    choice of the first player comes first."""
+    from scorer.deals import FACE_UP_FIELDS, observer_deal
+    from scorer.games import game
+
+    spec = game(game_name)
+    names = [f"Player {i + 1}" for i in range(seats)]
+    full = spec.match(names, spec.options())
+    rng = random.Random(seed)
+    for _ in range(rounds):
+        if not full.is_over:
+            play_round(full, rng)
+    obs = spec.match(names, spec.options())
+    steps: list[EntryStep] = []
+
+    def enter(ev: Event) -> None:
+        obj = {k: v for k, v in ev.to_json().items() if k != "at"}
+        steps.append(EntryStep("event", event=obj))
+        obs.apply(obs.EVENTS.from_json(obj))
+
+    for ev in full.events:
+        if ev.TYPE == "deal":
+            face = {f: v if isinstance(v, tuple) else (v,) for f in FACE_UP_FIELDS
+                    if (v := getattr(ev, f, None)) is not None}
+            dealer = getattr(ev, "dealer", None)
+            steps.append(EntryStep("deal", dealer=dealer, face_up=face))
+            obs.apply(observer_deal(obs, face, dealer))
+            continue
+        if ev.TYPE == "draw" and game_name == "bagaji":
+            ev = type(ev)(seat=ev.seat, card=None)  # type: ignore[attr-defined, call-arg]
+        enter(ev)
+        if obs.phase() == "showdown":
+            hands = full.table_places()
+            assert hands is not None
+            for k in range(1, seats + 1):
+                for c in hands[f"hand:{k}"].known:
+                    if obs.state.places[f"hand:{k}"].hidden:
+                        enter(obs.EVENTS.from_json({"type": "show", "seat": k, "cards": [c]}))
+    if [r.changes for r in obs.results] != [r.changes for r in full.results]:
+        raise RuntimeError(f"{game_name} seed {seed}: the entered rounds settle unlike the playout")
+    return steps, [r.changes for r in full.results]

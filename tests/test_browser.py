@@ -98,77 +98,27 @@ def deal(page, rng: random.Random, cards: list[str] | None = None, dealer: int |
     raise AssertionError("no deal accepted")
 
 
-def observer_script(game_name: str, seats: int, seed: int) -> tuple[list[tuple[str, object]], list[tuple[int, ...]]]:
-    """One simulated round as players at a table enter it: ("deal", (dealer, face-up ids)) or
-    ("event", event JSON) steps (hands and the stock unseen: Bagaji's draws unnamed, its hands
-    shown card by card at the showdown), and the round's settlement."""
-    from scorer.deals import FACE_UP_FIELDS
-    from scorer.games import game
-    from scorer.simulate import play_round
-
-    spec = game(game_name)
-    names = [f"Player {i + 1}" for i in range(seats)]
-    full = spec.match(names, spec.options())
-    rng = random.Random(seed)
-    while True:  # Bagaji chooses its first player before the first deal
-        ev = full.random_event(rng)
-        full.apply(ev)
-        if ev.TYPE == "deal":
-            full.undo()
-            break
-    play_round(full, rng)
-    obs = spec.match(names, spec.options())
-    steps: list[tuple[str, object]] = []
-
-    def step(ev: object) -> None:
-        obj = {k: v for k, v in ev.to_json().items() if k != "at"}  # type: ignore[attr-defined]
-        steps.append(("event", obj))
-        obs.apply(obs.EVENTS.from_json(obj))
-
-    for ev in full.events:
-        if ev.TYPE == "deal":
-            face = [c for f in FACE_UP_FIELDS if hasattr(ev, f)
-                    for c in (getattr(ev, f) if isinstance(getattr(ev, f), tuple) else (getattr(ev, f),))]
-            steps.append(("deal", (getattr(ev, "dealer", None), face)))
-            from scorer.deals import observer_deal
-            obs.apply(observer_deal(obs, {f: list(getattr(ev, f)) if isinstance(getattr(ev, f), tuple)
-                                          else [getattr(ev, f)] for f in FACE_UP_FIELDS if hasattr(ev, f)},
-                                    getattr(ev, "dealer", None)))
-            continue
-        if ev.TYPE == "draw" and game_name == "bagaji":
-            ev = type(ev)(seat=ev.seat, card=None)  # type: ignore[attr-defined, call-arg]
-        step(ev)
-        if obs.phase() == "showdown":
-            hands = full.table_places()
-            assert hands is not None
-            for k in range(1, seats + 1):
-                for c in hands[f"hand:{k}"].known:
-                    if obs.state.places[f"hand:{k}"].hidden:
-                        step(obs.EVENTS.from_json({"type": "show", "seat": k, "cards": [c]}))
-    assert [r.changes for r in obs.results] == [r.changes for r in full.results]
-    return steps, [r.changes for r in full.results]
-
-
 @pytest.mark.parametrize("game,seats,seed", [("poka", 2, 4), ("hachi-hachi", 3, 5), ("bagaji", 3, 6)])
 def test_a_manual_round_of_each_game_to_its_settlement(server: str, browser: object, game: str, seats: int,
                                                        seed: int) -> None:
     """A simulated round entered by tapping, as players would: the page shows its settlement."""
-    steps, results = observer_script(game, seats, seed)
+    from scorer.simulate import entered_rounds
+
+    steps, results = entered_rounds(game, seats, seed)
+    changes = results[0]
     errors: list[str] = []
     page = new_page(browser, errors, viewport={"width": 1280, "height": 900})
     start_game(page, server, game, seats)
-    for kind, what in steps:
-        if kind == "deal":
-            dealer, face = what  # type: ignore[misc]
-            deal(page, random.Random(0), face, dealer)
+    for step in steps:
+        if step.kind == "deal":
+            deal(page, random.Random(0), [c for cards in step.face_up.values() for c in cards], step.dealer)
             continue
         legal = page.evaluate("STATE.manual.legal.map(x => x.event)")
-        index = next((i for i, e in enumerate(legal) if {k: v for k, v in e.items() if k != "at"} == what), None)
-        assert index is not None, f"{what} is not among the {len(legal)} events offered"
+        index = next((i for i, e in enumerate(legal) if {k: v for k, v in e.items() if k != "at"} == step.event), None)
+        assert index is not None, f"{step.event} is not among the {len(legal)} events offered"
         tap_and_wait(page, f'#legal button.event[data-i="{index}"]')
     page.wait_for_selector("#rounds details")
     shown = page.inner_text("#rounds summary")
-    changes = results[-1]
     for seat, change in enumerate(changes, start=1):
         assert f"Player {seat} {'+' if change > 0 else ''}{change}" in shown, shown
     totals = [int(x) for x in page.locator("td.total").all_inner_texts()]
