@@ -274,6 +274,44 @@ class Session:
             later = [e.to_json() for e in events[index + 1:]]
             return self.submit_many([{"type": "undo", "count": len(events) - index}, dict(event_json), *later], source)
 
+    def _before(self, index: int) -> Match:
+        """A copy of the match as it was before effective event ``index`` (SessionError 400 when
+        there is no such event)."""
+        events = self.match.events
+        if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(events):
+            raise SessionError(f"there is no event {index} (events 0 to {len(events) - 1})", 400)
+        m = self.header.new_match()
+        for e in events[:index]:
+            m.apply(e)
+        return m
+
+    def alternatives(self, index: int) -> dict[str, Any]:
+        """What could have happened instead of effective event ``index``: the event, and the legal
+        events (or the deal form) at that point, as :meth:`snapshot`'s ``manual``."""
+        with self._lock:
+            m = self._before(index)
+            event = self.match.events[index]
+            return {"index": index, "event": event.to_json(), "text": event.describe(), **self._choices(m)}
+
+    def edit_deal(self, index: int, dealer: int | None, face_up: Mapping[str, Sequence[str]],
+                  source: str = "dashboard") -> int:
+        """Put another deal (who dealt and its face-up cards) in place of the deal at ``index``."""
+        with self._lock:
+            m = self._before(index)
+            if self.match.events[index].TYPE != "deal":
+                raise SessionError(f"event {index} is not a deal", 400)
+            try:
+                event = observer_deal(m, face_up, dealer)
+            except ScorerError as exc:
+                raise SessionError(str(exc), 409) from None
+            return self.edit(index, event.to_json(), source)
+
+    def events_view(self, limit: int = 80) -> list[dict[str, Any]]:
+        """The effective events (the game as it stands), the latest ``limit``: index and words."""
+        events = self.match.events
+        first = max(0, len(events) - limit)
+        return [{"i": first + k, "text": e.describe(), "type": e.TYPE} for k, e in enumerate(events[first:])]
+
     # ------------------------------------------------------------------ watchers
     def subscribe(self) -> Subscription:
         """A new watcher (give it :meth:`snapshot` first)."""
@@ -326,6 +364,7 @@ class Session:
             "results": [r.to_json() for r in m.results],
             "places": places.to_json() if places is not None else {},
             "log": self._log(),
+            "events": self.events_view(),
             "manual": self._manual(),
             "live": self.follower.view() if self.follower is not None else None,
         }
@@ -354,7 +393,10 @@ class Session:
 
     def _manual(self) -> dict[str, Any]:
         """What manual play may do now: the legal events (cut at :data:`LEGAL_LIMIT`) or a deal form."""
-        m = self.match
+        return self._choices(self.match)
+
+    def _choices(self, m: Match) -> dict[str, Any]:
+        """What may happen next in ``m``: the legal events (cut at :data:`LEGAL_LIMIT`) or a deal form."""
         if m.is_over:
             return {"over": True, "legal": [], "deal": None}
         form = deal_form(m)

@@ -203,3 +203,22 @@ def test_fudaba_demo_shows_the_first_moves_and_scores_arrive_live(browser: objec
             proc.wait(20)
         except subprocess.TimeoutExpired:
             proc.kill()
+
+
+def test_changing_a_past_event_in_the_page(server: str, browser: object) -> None:
+    errors: list[str] = []
+    page = new_page(browser, errors, viewport={"width": 1280, "height": 900})
+    start_game(page, server, "hachi-hachi", 3)
+    deal(page, random.Random(0), ["01-crane", "02-warbler", "03-curtain", "04-cuckoo", "05-bridge", "06-butterflies"], 1)
+    for _ in range(3):  # every seat declares to play
+        tap_and_wait(page, '#legal button.event[data-i="0"]')
+    before = last_seq(page)
+    page.click('#events button.edit[data-index="2"]')
+    page.wait_for_selector("#editor:not([hidden]) button.event")
+    page.click('#editor button.event:has-text("play=False")')
+    page.wait_for_function(f"document.querySelector('#log li.last').value > {before}")
+    page.wait_for_selector("#editor[hidden]", state="attached")
+    texts = page.locator("#events li").all_inner_texts()
+    assert [t.replace("change", "").strip() for t in texts][:3] == [
+        "declare seat=3 play=True", "declare seat=2 play=False", "declare seat=1 play=True"]
+    assert errors == []

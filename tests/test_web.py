@@ -238,3 +238,29 @@ def test_card_faces_are_served_for_known_cards_only(browser: Browser) -> None:
     assert browser.get("/cards/hanafuda/99-nothing.png").status_code == 404
     assert browser.get("/cards/hanafuda/..%2F..%2Fsecret.png").status_code == 404
     assert browser.get("/cards/tarot/QH.png").status_code == 404
+
+
+def test_alternatives_and_editing_a_past_event_or_deal(browser: Browser) -> None:
+    sid = start(browser)
+    browser.post(f"/api/sessions/{sid}/deal", {"dealer": 1, "face_up": {"field": FIELD6}})
+    for seat in (1, 2, 3):
+        browser.post(f"/api/sessions/{sid}/event", {"event": {"type": "declare", "seat": seat, "play": True}})
+    alt = browser.get(f"/api/sessions/{sid}/events/2/alternatives").json
+    assert alt["text"] == "declare seat=2 play=True"
+    assert {(e["event"]["seat"], e["event"]["play"]) for e in alt["legal"]} == {(2, True), (2, False)}
+    r = browser.post(f"/api/sessions/{sid}/edit", {"index": 2, "event": {"type": "declare", "seat": 2, "play": False}})
+    assert r.status_code == 200
+    state = browser.get(f"/api/sessions/{sid}/state").json
+    assert [e["text"] for e in state["events"]][1:] == ["declare seat=1 play=True", "declare seat=2 play=False",
+                                                          "declare seat=3 play=True"]
+    # the deal: its form, and another field put in its place (the declarations still fit)
+    alt = browser.get(f"/api/sessions/{sid}/events/0/alternatives").json
+    assert alt["deal"]["face_up"] == {"field": 6} and alt["deal"]["dealers"]
+    other = ["07-boar", "08-moon", "09-sakecup", "10-deer", "11-rainman", "12-phoenix"]
+    r = browser.post(f"/api/sessions/{sid}/edit", {"index": 0, "deal": {"dealer": 1, "face_up": {"field": other}}})
+    assert r.status_code == 200, r.json
+    state = browser.get(f"/api/sessions/{sid}/state").json
+    assert state["places"]["field"]["known"] == sorted(other) and state["status"]["events"] == 4
+    r = browser.post(f"/api/sessions/{sid}/edit", {"index": 1, "deal": {"dealer": 1, "face_up": {"field": other}}})
+    assert r.status_code == 400 and "not a deal" in r.json["error"]
+    assert browser.get(f"/api/sessions/{sid}/events/9/alternatives").status_code == 400

@@ -13,8 +13,10 @@ Every error is ``{"error": "what and why"}`` with its status: 400 malformed, 401
   watcher that falls behind gets ``event: resync`` and the stream ends (the browser reconnects and
   gets a fresh snapshot).
 * ``POST /api/sessions/<id>/event`` ``{"event": {...}}``, ``/undo``, ``/confirm``,
-  ``/deal`` ``{"dealer"?, "face_up": {"field": [ids]}}``, ``/edit`` ``{"index", "event"}`` →
-  ``{"seq"}``.
+  ``/deal`` ``{"dealer"?, "face_up": {"field": [ids]}}``, ``/edit`` ``{"index", "event"}`` or
+  ``{"index", "deal": {"dealer"?, "face_up"}}`` (effective event ``index`` replaced, the later
+  ones applied again) → ``{"seq"}``; ``GET /api/sessions/<id>/events/<index>/alternatives`` — what
+  could have happened instead of event ``index`` (as the snapshot's ``manual``).
 * ``POST /api/sessions/<id>/answer`` ``{"choice": i}`` (the camera's open question),
   ``POST /api/sessions/<id>/table`` (the table as the camera sees it is right) → ``{"seq"}``.
 * ``GET /api/sessions/<id>/record`` — the record (JSON Lines) to download; ``POST /api/import``
@@ -151,9 +153,8 @@ def confirm(sid: int) -> Response:
     return jsonify(seq=_session(sid).confirm())
 
 
-@bp.post("/api/sessions/<int:sid>/deal")
-def deal(sid: int) -> Response:
-    body = _body()
+def _deal_fields(body: dict[str, Any]) -> tuple[dict[str, list[str]], int | None]:
+    """A deal's ``face_up`` and ``dealer`` from a request, checked (SessionError 400)."""
     face_up = body.get("face_up") or {}
     dealer = body.get("dealer")
     if not isinstance(face_up, dict) or not all(isinstance(v, list) and all(isinstance(c, str) for c in v)
@@ -161,15 +162,32 @@ def deal(sid: int) -> Response:
         raise SessionError("face_up must map a deal field to a list of card ids", 400)
     if dealer is not None and (not isinstance(dealer, int) or isinstance(dealer, bool)):
         raise SessionError("dealer must be a seat number", 400)
+    return face_up, dealer
+
+
+@bp.post("/api/sessions/<int:sid>/deal")
+def deal(sid: int) -> Response:
+    face_up, dealer = _deal_fields(_body())
     return jsonify(seq=_session(sid).deal(dealer, face_up))
 
 
 @bp.post("/api/sessions/<int:sid>/edit")
 def edit(sid: int) -> Response:
     body = _body()
-    if not isinstance(body.get("index"), int) or not isinstance(body.get("event"), dict):
+    if not isinstance(body.get("index"), int):
+        raise SessionError("say which event and what instead: {\"index\": 3, \"event\": {...}}", 400)
+    if isinstance(body.get("deal"), dict):
+        deal = body["deal"]
+        face_up, dealer = _deal_fields(deal)
+        return jsonify(seq=_session(sid).edit_deal(body["index"], dealer, face_up))
+    if not isinstance(body.get("event"), dict):
         raise SessionError("say which event and what instead: {\"index\": 3, \"event\": {...}}", 400)
     return jsonify(seq=_session(sid).edit(body["index"], body["event"]))
+
+
+@bp.get("/api/sessions/<int:sid>/events/<int:index>/alternatives")
+def alternatives(sid: int, index: int) -> Response:
+    return jsonify(_session(sid).alternatives(index))
 
 
 @bp.post("/api/sessions/<int:sid>/answer")

@@ -44,6 +44,7 @@ function render(s) {
     el("li", {class: l.seq === last ? "last" : "", value: l.seq}, l.text, l.source ? el("small", {}, ` · ${l.source}`) : null)));
   renderLive(s.live);
   renderManual(s.manual);
+  renderEvents(s.events);
 }
 
 function renderLive(v) {
@@ -81,9 +82,17 @@ function renderManual(m) {
   const deal = document.getElementById("deal"), legal = document.getElementById("legal");
   deal.replaceChildren(); legal.replaceChildren(); delete deal.dataset.need;
   if (m.over) return;
-  if (m.deal) { renderDeal(m.deal); return; }
-  PICKED = [];
-  const q = document.getElementById("filter").value.trim().toLowerCase();
+  if (m.deal) {
+    dealPicker(deal, m.deal, PICKED, "Deal", body => act("POST", "deal", body), "dealer");
+    return;
+  }
+  PICKED.length = 0;
+  choiceButtons(legal, m, document.getElementById("filter").value, ev => act("POST", "event", {event: ev}));
+}
+
+// The legal events of `m` as buttons grouped by type and seat, filtered by `query`; `onEvent(event)`.
+function choiceButtons(box, m, query, onEvent) {
+  const q = query.trim().toLowerCase();
   const groups = new Map();
   m.legal.forEach((item, i) => {
     if (q && !(item.text.toLowerCase().includes(q) || item.cards.some(c => c.toLowerCase().includes(q)) ||
@@ -93,40 +102,68 @@ function renderManual(m) {
     groups.get(key).push({...item, i});
   });
   for (const [key, items] of groups) {
-    legal.append(el("div", {class: "group"}, el("h3", {}, key),
+    box.append(el("div", {class: "group"}, el("h3", {}, key),
       el("div", {class: "choices"}, items.map(item => el("button", {class: "event", title: item.text, "data-i": item.i,
-        onclick: () => act("POST", "event", {event: item.event})}, item.cards.length ? item.cards.map(c => face(c, true)) : item.text,
+        onclick: () => onEvent(item.event)}, item.cards.length ? item.cards.map(c => face(c, true)) : item.text,
         item.cards.length ? el("span", {class: "label"}, item.text) : null)))));
   }
-  if (!m.legal.length) legal.append(el("p", {class: "stuck"}, m.not_listed
+  if (!m.legal.length) box.append(el("p", {class: "stuck"}, m.not_listed
     ? "What may happen next cannot be listed here."
     : "Nothing the rules allow can follow this: a claim or a card above is wrong. Undo it."));
-  if (m.cut) legal.append(el("p", {}, `${m.cut} more: filter by a card to see them`));
+  if (m.cut) box.append(el("p", {}, `${m.cut} more: filter by a card to see them`));
 }
 
-function renderDeal(d) {
-  const box = document.getElementById("deal");
+// A deal's form in `box`: the dealer (where asked) and the face-up cards, tapped into `picked`;
+// `onDeal({face_up, dealer})` when complete.
+function dealPicker(box, d, picked, label, onDeal, dealerId) {
   const fields = Object.entries(d.face_up);
   const need = fields.reduce((a, [, n]) => a + n, 0);
   box.dataset.need = need;
-  const dealerSel = d.dealers.length > 1 ? el("select", {id: "dealer"}, d.dealers.map(s => el("option", {value: s}, seatName(s)))) : null;
-  const picked = el("div", {class: "cards picked"});
-  const go = el("button", {class: "primary", disabled: PICKED.length !== need, onclick: () => {
+  const dealerSel = d.dealers.length > 1 ? el("select", {id: dealerId}, d.dealers.map(s => el("option", {value: s}, seatName(s)))) : null;
+  const shown = el("div", {class: "cards picked"});
+  const go = el("button", {class: "primary", disabled: picked.length !== need, onclick: () => {
     const face_up = {}; let i = 0;
-    for (const [f, n] of fields) { face_up[f] = PICKED.slice(i, i + n); i += n; }
+    for (const [f, n] of fields) { face_up[f] = picked.slice(i, i + n); i += n; }
     const body = {face_up};
     if (d.dealers.length) body.dealer = dealerSel ? Number(dealerSel.value) : d.dealers[0];
-    act("POST", "deal", body);
-  }}, "Deal");
-  const refresh = () => { picked.replaceChildren(...PICKED.map(c => face(c, true))); go.disabled = PICKED.length !== need; };
+    onDeal(body);
+  }}, label);
+  const refresh = () => { shown.replaceChildren(...picked.map(c => face(c, true))); go.disabled = picked.length !== need; };
   refresh();
-  box.append(...[el("h3", {}, need ? `New deal: tap the ${need} card${need > 1 ? "s" : ""} laid face up (${fields.map(([f, n]) => `${f} ${n}`).join(", ")})` : "New deal"),
-    dealerSel ? el("label", {}, "Dealer ", dealerSel) : null, picked, go,
+  box.append(...[el("h3", {}, need ? `Tap the ${need} card${need > 1 ? "s" : ""} laid face up (${fields.map(([f, n]) => `${f} ${n}`).join(", ")})` : "A deal"),
+    dealerSel ? el("label", {}, "Dealer ", dealerSel) : null, shown, go,
     need ? el("div", {class: "cards deck"}, d.cards.map(c => el("button", {class: "pick", "data-card": c, onclick: () => {
-      const at = PICKED.indexOf(c);
-      if (at >= 0) PICKED.splice(at, 1); else if (PICKED.length < need) PICKED.push(c);
+      const at = picked.indexOf(c);
+      if (at >= 0) picked.splice(at, 1); else if (picked.length < need) picked.push(c);
       refresh();
     }}, face(c, true)))) : null].filter(x => x !== null));
+}
+
+// The game's events, newest first, each with "change": what could have happened instead.
+function renderEvents(events) {
+  document.getElementById("events").replaceChildren(...events.slice().reverse().map(e =>
+    el("li", {value: e.i + 1}, e.text, " ", el("button", {class: "edit", "data-index": e.i, title: "change this event",
+      onclick: () => openEditor(e.i)}, "change"))));
+}
+
+async function openEditor(index) {
+  const box = document.getElementById("editor");
+  let alt;
+  try { alt = await api("GET", `/api/sessions/${SID}/events/${index}/alternatives`); }
+  catch (e) { showError(e.message); return; }
+  const body = el("div", {class: "alternatives"});
+  const close = () => { box.hidden = true; box.replaceChildren(); };
+  const send = async payload => {
+    try { await api("POST", `/api/sessions/${SID}/edit`, {index, ...payload}); close(); }
+    catch (e) { box.querySelector(".error").textContent = e.message; }
+  };
+  if (alt.deal) dealPicker(body, alt.deal, [], "Put this deal instead", deal => send({deal}), "edit-dealer");
+  else choiceButtons(body, alt, "", event => send({event}));
+  box.replaceChildren(el("h2", {}, `Change event ${index + 1}: ${alt.text}`),
+    el("p", {}, "Tap what happened instead; every later event is applied again (refused if one no longer fits)."),
+    el("p", {class: "error", role: "alert"}), body, el("button", {class: "cancel", onclick: close}, "Cancel"));
+  box.hidden = false;
+  box.scrollIntoView({block: "start"});
 }
 
 function connect() {
