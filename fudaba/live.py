@@ -52,7 +52,10 @@ class LiveFeed:
         self.tracker = Tracker(session.match, TrackerOptions(confirm_stones=confirm))
         self.calibrator = TableCalibrator(layout.area_mm, every=calibrate_every)
         self.stabiliser = Stabiliser(layout, recogniser)
+        self.layout = layout
         self.calibrated = False
+        self._seen: tuple[Any, Any] | None = None
+        """The last frame and the calibration then (for :meth:`picture`)."""
         self.frames = 0
         self.t = 0.0
         self.camera = "starting"
@@ -118,6 +121,7 @@ class LiveFeed:
         cal = self.calibrator.update(frame.image, frame.t)
         if cal is not None and not self.calibrated:
             self.calibrated = True
+        self._seen = (frame.image, cal if cal is not None else (self._seen[1] if self._seen else None))
         table = self.stabiliser.push(frame.image, frame.t, cal)
         state = status.state if status is not None else "running"
         msg = status.message if status is not None else ""
@@ -187,6 +191,16 @@ class LiveFeed:
         if table is None:
             raise ValueError("the camera has not seen a settled table yet")
         self._handle(self.tracker.assert_table(table, self.t), "table")
+
+    def picture(self) -> bytes | None:
+        """The table now as a JPEG: top-down, zones and cards drawn (:mod:`vision.annotate`); None
+        before the first frame."""
+        from vision.annotate import jpeg, top_down
+
+        seen = self._seen
+        if seen is None:
+            return None
+        return jpeg(top_down(seen[0], seen[1], self.layout.zones, self.stabiliser.cards))
 
     def view(self) -> dict[str, Any]:
         """The feed as plain JSON (module docstring)."""

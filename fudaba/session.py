@@ -101,6 +101,9 @@ class Follower(Protocol):
     def view(self) -> dict[str, Any]:
         """What the follower shows: its state, question, desync, camera (plain JSON)."""
 
+    def picture(self) -> bytes | None:
+        """The table as the follower sees it now, as a JPEG (None: nothing seen yet)."""
+
 
 class Session:
     """A match, its record in the store, and its subscribers (module docstring)."""

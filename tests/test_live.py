@@ -83,3 +83,28 @@ def test_a_source_that_cannot_be_opened_is_said_so(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="3 names for 2 players"):
         start_camera(sessions, "0", "poka", 2, ["a", "b", "c"], None, {}, None, None, confirm=False)
     assert sessions.store.sessions() == []
+
+
+def test_the_table_picture_and_its_video_stream(tmp_path: Path, clip: Path) -> None:
+    import cv2
+    import numpy as np
+
+    from web import WebConfig, create_app
+
+    session, feed = follow(tmp_path, clip)
+    feed._thread.join(300)
+    data = feed.picture()
+    assert data is not None and data[:2] == b"\xff\xd8"
+    picture = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    w_mm, h_mm = feed.layout.area_mm
+    assert abs(picture.shape[1] - 0.8 * w_mm) <= 1 and abs(picture.shape[0] - 0.8 * h_mm) <= 1
+    assert feed.stabiliser.cards  # there are cards to draw
+    app = create_app(WebConfig(secret_key=b"k" * 32), Sessions(session.store))
+    app.extensions["fudaba"]["sessions"]._open[session.id] = session
+    r = app.test_client().get(f"/api/sessions/{session.id}/video.mjpeg", buffered=False)
+    assert r.mimetype == "multipart/x-mixed-replace"
+    chunk = next(iter(r.response))
+    r.close()
+    assert chunk.startswith(b"--fudabaframe\r\nContent-Type: image/jpeg\r\n") and b"\xff\xd8" in chunk
+    other = Sessions(session.store).create("poka", ["a", "b"])
+    assert app.test_client().get(f"/api/sessions/{other.id}/video.mjpeg").status_code == 404

@@ -19,6 +19,8 @@ Every error is ``{"error": "what and why"}`` with its status: 400 malformed, 401
   could have happened instead of event ``index`` (as the snapshot's ``manual``).
 * ``POST /api/sessions/<id>/answer`` ``{"choice": i}`` (the camera's open question),
   ``POST /api/sessions/<id>/table`` (the table as the camera sees it is right) → ``{"seq"}``.
+* ``GET /api/sessions/<id>/video.mjpeg`` — where a camera follows the game: the table top-down
+  with zones and cards drawn (MJPEG, at most 4 pictures a second).
 * ``GET /api/sessions/<id>/record`` — the record (JSON Lines) to download; ``POST /api/import``
   (a record as the body or as the form file ``record``) → 201 ``{"id", "url"}``.
 """
@@ -26,6 +28,7 @@ Every error is ``{"error": "what and why"}`` with its status: 400 malformed, 401
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -205,6 +208,36 @@ def table_is_right(sid: int) -> Response:
     s = _session(sid)
     s.table_is_right()
     return jsonify(seq=s.seq)
+
+
+VIDEO_FPS = 4.0
+"""Most pictures per second on the table video stream."""
+
+
+@bp.get("/api/sessions/<int:sid>/video.mjpeg")
+def video(sid: int) -> Response:
+    """The table as the camera sees it, top-down with zones and cards drawn (MJPEG, at most
+    :data:`VIDEO_FPS` pictures per second); 404 where no camera follows the session."""
+    s = _session(sid)
+    follower = s.follower
+    if follower is None:
+        raise SessionError("no camera follows this game", 404)
+    boundary = "fudabaframe"
+
+    def pictures() -> Iterator[bytes]:
+        last = None
+        while True:
+            data = follower.picture()
+            if data is not None and data is not last:
+                last = data
+                yield (f"--{boundary}\r\nContent-Type: image/jpeg\r\nContent-Length: {len(data)}\r\n\r\n".encode()
+                       + data + b"\r\n")
+            time.sleep(1.0 / VIDEO_FPS)
+            if s.follower is not follower:
+                return
+
+    return Response(pictures(), mimetype=f"multipart/x-mixed-replace; boundary={boundary}",
+                    headers={"Cache-Control": "no-cache"})
 
 
 @bp.get("/api/sessions/<int:sid>/record")

@@ -48,8 +48,8 @@ function render(s) {
 }
 
 function renderLive(v) {
-  const box = document.getElementById("live");
-  box.hidden = !v;
+  const section = document.getElementById("live"), box = document.getElementById("live-status");
+  section.hidden = !v;
   if (!v) return;
   const cam = el("p", {class: `camera ${v.camera}`}, el("strong", {}, "Camera: "),
     v.calibrated ? `${v.camera} · ${v.frames} frames · ${v.t} s` : v.message, v.error ? ` — ${v.error}` : null);
@@ -68,7 +68,7 @@ function renderLive(v) {
       el("button", {class: "primary", onclick: () => act("POST", "table")}, "The table is like this")));
   }
   box.replaceChildren(...parts);
-  box.className = `panel live ${v.state}`;
+  section.className = `panel live ${v.state}`;
 }
 
 function placeName(name) {
@@ -177,6 +177,10 @@ function connect() {
 }
 async function reload() { try { const s = await api("GET", `/api/sessions/${SID}/state`); STATE = null; render(s); } catch (e) { showError(e.message); } }
 
+document.getElementById("camera-view").addEventListener("toggle", ev => {
+  const img = document.getElementById("table-video");
+  if (ev.target.open) img.src = `/api/sessions/${SID}/video.mjpeg`; else img.removeAttribute("src");
+});
 document.getElementById("by-hand").addEventListener("toggle", ev =>
   document.getElementById("manual").classList.toggle("open", ev.target.open));
 document.getElementById("undo").onclick = () => act("POST", "undo");
