@@ -31,6 +31,7 @@ import threading
 import webbrowser
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from fudaba.session import Sessions
 from fudaba.store import Store, StoreError, default_path
@@ -87,12 +88,13 @@ def lan_addresses() -> list[str]:
     return sorted(a for a in found if not a.startswith("127."))
 
 
-def build(data: Path, pin: str | None):  # noqa: ANN201 - a Flask app (web is imported here only)
-    """The dashboard app over the history ``data``."""
+def build(data: Path, pin: str | None, join_urls: tuple[str, ...] = ()):  # noqa: ANN201 - a Flask app
+    """The dashboard app over the history ``data``; ``join_urls``: the addresses phones can open."""
     from web import WebConfig, create_app
 
     store = Store(data)
-    config = WebConfig(secret_key=secret_key(data.parent), pin=pin, card_art=card_art_finder())
+    config = WebConfig(secret_key=secret_key(data.parent), pin=pin, card_art=card_art_finder(),
+                       join_urls=join_urls)
     return create_app(config, Sessions(store))
 
 
@@ -183,15 +185,19 @@ def serve(data: Path, host: str, port: int, browser: bool, camera: dict | None, 
 
     local = host in ("127.0.0.1", "localhost", "::1")
     pin = None if local else f"{secrets.randbelow(10**6):06d}"
+    # the port is bound before the app is built: the home page shows the address phones can open
+    holder: dict[str, Any] = {}
     try:
-        app = build(data, pin)
-    except StoreError as exc:
-        raise ValueError(str(exc)) from None
-    try:
-        server = waitress.create_server(app, host=host, port=port, threads=THREADS,
-                                        channel_timeout=3600)
+        server = waitress.create_server(lambda env, start: holder["app"](env, start), host=host, port=port,
+                                        threads=THREADS, channel_timeout=3600)
     except OSError as exc:
         raise ValueError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+    join = () if local else tuple(f"http://{a}:{server.effective_port}/" for a in (lan_addresses() or [host]))
+    try:
+        app = holder["app"] = build(data, pin, join)
+    except StoreError as exc:
+        server.close()
+        raise ValueError(str(exc)) from None
     url = f"http://{'127.0.0.1' if local else host}:{server.effective_port}/"
     feed = None
     if camera is not None:
@@ -204,8 +210,8 @@ def serve(data: Path, host: str, port: int, browser: bool, camera: dict | None, 
     print(f"fudaba: history in {data}", flush=True)
     print(f"fudaba: dashboard at {url}", flush=True)
     if not local:
-        for addr in lan_addresses():
-            print(f"fudaba: from a phone on this network: http://{addr}:{server.effective_port}/", flush=True)
+        for address in join:
+            print(f"fudaba: from a phone on this network: {address} (a QR code on the home page)", flush=True)
         print(f"fudaba: PIN {pin} (every browser enters it once)", flush=True)
     if browser and local:
         threading.Timer(1.0, lambda: webbrowser.open(url)).start()

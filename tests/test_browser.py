@@ -123,6 +123,7 @@ def test_a_manual_round_of_each_game_to_its_settlement(server: str, browser: obj
         assert f"Player {seat} {'+' if change > 0 else ''}{change}" in shown, shown
     totals = [int(x) for x in page.locator("td.total").all_inner_texts()]
     assert totals == list(changes)
+    assert page.locator("#chart svg polyline").count() == seats  # the running totals, a line per seat
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"manual-{game}.png"), full_page=True)
     assert errors == []

@@ -8,6 +8,7 @@ import signal
 import socket
 import subprocess
 import sys
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -67,3 +68,26 @@ def test_a_history_file_that_is_not_one_is_said_so(tmp_path: Path, capsys: pytes
     bad.write_bytes(b"not a database" * 200)
     assert main(["run", "--data", str(bad), "--port", "0", "--no-browser"]) == 2
     assert "not a fudaba history" in capsys.readouterr().err
+
+
+def test_run_on_every_address_prints_a_pin_and_asks_for_it(tmp_path: Path) -> None:
+    proc = subprocess.Popen([sys.executable, "-m", "fudaba", "run", "--data", str(tmp_path / "h.sqlite3"),
+                             "--host", "0.0.0.0", "--port", "0", "--no-browser"], stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True, cwd=REPO)
+    try:
+        assert proc.stdout is not None
+        lines = []
+        while not (lines and lines[-1].startswith("fudaba: PIN ")):
+            lines.append(proc.stdout.readline())
+            assert lines[-1], lines
+        pin = lines[-1].split()[2]
+        assert len(pin) == 6 and pin.isdigit()
+        port = lines[1].split("dashboard at ", 1)[1].strip().rsplit(":", 1)[1].strip("/")
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/api/sessions", timeout=10)
+            raise AssertionError("the API answered without the PIN")
+        except urllib.error.HTTPError as exc:
+            assert exc.code == 401
+    finally:
+        os.kill(proc.pid, signal.SIGINT)
+        assert proc.wait(20) == 0

@@ -264,3 +264,12 @@ def test_alternatives_and_editing_a_past_event_or_deal(browser: Browser) -> None
     r = browser.post(f"/api/sessions/{sid}/edit", {"index": 1, "deal": {"dealer": 1, "face_up": {"field": other}}})
     assert r.status_code == 400 and "not a deal" in r.json["error"]
     assert browser.get(f"/api/sessions/{sid}/events/9/alternatives").status_code == 400
+
+
+def test_the_home_page_shows_a_qr_code_of_each_join_address(tmp_path: Path) -> None:
+    config = WebConfig(secret_key=b"k" * 32, join_urls=("http://192.168.1.20:8088/",))
+    page = create_app(config, Sessions(Store(tmp_path / "h.sqlite3"))).test_client().get("/").get_data(as_text=True)
+    assert "Join from a phone" in page and 'href="http://192.168.1.20:8088/"' in page
+    assert "<svg" in page and "QR code for http://192.168.1.20:8088/" in page
+    plain = make_app(tmp_path).test_client().get("/").get_data(as_text=True)
+    assert "Join from a phone" not in plain

@@ -39,6 +39,8 @@ class WebConfig:
     """Seconds between keep-alive comments on a quiet stream."""
     pin_tries: int = 5
     """Wrong PINs allowed per address per minute before it must wait."""
+    join_urls: tuple[str, ...] = ()
+    """Addresses phones on the table's network can open (shown with a QR code on the home page)."""
 
 
 def create_app(config: WebConfig, sessions: Sessions) -> Flask:

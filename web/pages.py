@@ -29,7 +29,20 @@ def _ext() -> dict[str, Any]:
 
 @bp.get("/")
 def home() -> str:
-    return render_template("home.html")
+    urls = _ext()["config"].join_urls
+    return render_template("home.html", join=[(u, _qr_svg(u)) for u in urls])
+
+
+def _qr_svg(url: str) -> str:
+    """``url`` as an inline SVG QR code."""
+    import io
+
+    import segno
+
+    out = io.BytesIO()
+    segno.make(url, error="m").save(out, kind="svg", scale=5, border=2, xmldecl=False, svgns=True,
+                                    title=f"QR code for {url}")
+    return out.getvalue().decode()
 
 
 @bp.get("/session/<int:sid>")

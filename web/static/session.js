@@ -29,7 +29,8 @@ function render(s) {
     el("tr", {}, el("th", {}, "Seat"), el("th", {}, "Player"), el("th", {}, `Total (${s.session.unit})`)),
     ...s.session.players.map(p => el("tr", {class: (exp.seat === p.seat ? "to-act " : "") + (lead.has(p.seat) && s.results.length ? "leader" : "")},
       el("td", {}, p.seat), el("td", {}, p.name), el("td", {class: "total", "data-seat": p.seat}, st.totals[p.seat - 1]))));
-  // rounds
+  // rounds: the running totals as a chart, then each settlement
+  document.getElementById("chart").replaceChildren(...totalsChart(s));
   document.getElementById("rounds").replaceChildren(...s.results.slice().reverse().map(r => el("details", {},
     el("summary", {}, `Round ${r.round}: ${r.changes.map((c, i) => `${seatName(i + 1)} ${c > 0 ? "+" : ""}${c}`).join(", ")}`),
     el("ul", {}, r.lines.map(l => el("li", {}, l))))));
@@ -69,6 +70,38 @@ function renderLive(v) {
   }
   box.replaceChildren(...parts);
   section.className = `panel live ${v.state}`;
+}
+
+const SEAT_COLOURS = ["#b3261e", "#1d5fa8", "#2e7d32", "#8a4fbf", "#c77700", "#00838f", "#6d4c41", "#ad1457"];
+
+// Each seat's running total after each round, as an SVG line chart (nothing before the first round).
+function totalsChart(s) {
+  if (!s.results.length) return [];
+  const NS = "http://www.w3.org/2000/svg", W = 600, H = 220, P = 32;
+  const series = s.session.players.map(p => [0, ...s.results.map(r => r.totals[p.seat - 1])]);
+  const all = series.flat(), lo = Math.min(...all), hi = Math.max(...all), span = hi - lo || 1;
+  const x = i => P + (W - 2 * P) * i / s.results.length, y = v => H - P - (H - 2 * P) * (v - lo) / span;
+  const svg = document.createElementNS(NS, "svg");
+  svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
+  svg.setAttribute("class", "chart");
+  svg.setAttribute("role", "img");
+  svg.setAttribute("aria-label", `running totals after ${s.results.length} rounds`);
+  const add = (tag, attrs, text) => {
+    const n = document.createElementNS(NS, tag);
+    for (const [k, v] of Object.entries(attrs)) n.setAttribute(k, v);
+    if (text !== undefined) n.textContent = text;
+    svg.append(n);
+  };
+  add("line", {x1: P, x2: W - P, y1: y(0), y2: y(0), stroke: "#0004"});
+  add("text", {x: 2, y: y(hi) + 4, "font-size": 11}, hi);
+  add("text", {x: 2, y: y(lo) + 4, "font-size": 11}, lo);
+  series.forEach((vals, k) => {
+    add("polyline", {fill: "none", stroke: SEAT_COLOURS[k % 8], "stroke-width": 3,
+                     points: vals.map((v, i) => `${x(i)},${y(v)}`).join(" ")});
+    add("text", {x: W - P + 4, y: y(vals[vals.length - 1]) + 4, "font-size": 12, fill: SEAT_COLOURS[k % 8]},
+        s.session.players[k].name);
+  });
+  return [svg];
 }
 
 function placeName(name) {
