@@ -4,7 +4,8 @@ Everything that changes a game — an event a player taps, a correction, later t
 and the stone counter's buttons — goes through :meth:`Session.submit` (or :meth:`Session.edit`),
 one at a time under the session's lock, in this order:
 
-1. the line is checked by applying it to the match (an illegal event or correction is refused
+1. a game event without ``at`` gets the seconds since the match started (the header's ``start``),
+   which Bagaji's session clock reads; the line is checked by applying it to the match (an illegal event or correction is refused
    with the rule's reason and changes nothing);
 2. it is committed to the store (:class:`fudaba.store.Store`) with the next ``seq``;
 3. only then is everyone told: every subscriber's queue gets the new snapshot.
@@ -28,6 +29,7 @@ import queue
 import threading
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
+from datetime import UTC, datetime
 from typing import Any, Protocol
 
 from fudaba.store import Store, StoreError
@@ -175,6 +177,8 @@ class Session:
                     if clash:
                         raise SessionError(f"a submitted line may not carry {', '.join(clash)}", 400)
                     line = {**raw, "source": source, "seq": self.seq + len(staged) + 1}
+                    if raw["type"] not in records.CORRECTIONS and "at" not in raw:
+                        line = {"type": raw["type"], "at": self._now_s(), **line}
                     if evidence is not None:
                         line["evidence"] = dict(evidence)
                     try:
@@ -195,6 +199,17 @@ class Session:
             self._snapshot = None
             self._publish()
             return self.seq
+
+    def _now_s(self) -> float:
+        """Seconds since the match started (the header's start), for an event's ``at``: what drives
+        Bagaji's session clock."""
+        try:
+            start = datetime.fromisoformat(self.header.start)
+        except ValueError:
+            return 0.0
+        if start.tzinfo is None:
+            start = start.replace(tzinfo=UTC)
+        return round(max(0.0, (datetime.now(UTC) - start).total_seconds()), 1)
 
     def record_applied(self, lines: Sequence[Mapping[str, Any]], source: str,
                        evidence: Mapping[str, Any] | None = None) -> int:
@@ -365,12 +380,22 @@ class Session:
             "status": m.status().to_json(),
             "leaders": list(m.leaders()),
             "results": [r.to_json() for r in m.results],
+            "clock": self._clock(),
             "places": places.to_json() if places is not None else {},
             "log": self._log(),
             "events": self.events_view(),
             "manual": self._manual(),
             "live": self.follower.view() if self.follower is not None else None,
         }
+
+    def _clock(self) -> dict[str, Any] | None:
+        """Bagaji's session clock: the match's start, the seconds its events have reached and the
+        limit (None for a game without one)."""
+        limit = getattr(self.match.options, "end_after_minutes", None)
+        if limit is None:
+            return None
+        return {"start": self.header.start, "elapsed_s": float(getattr(self.match.state, "clock", 0.0)),
+                "limit_s": limit * 60 if limit > 0 else None}
 
     def _log(self) -> list[dict[str, Any]]:
         """The latest record lines in words (an event's ``describe``; corrections said plainly)."""

@@ -223,3 +223,22 @@ def test_a_store_line_the_rules_refuse_is_reported_with_its_seq(tmp_path: Path) 
     db.commit()
     with pytest.raises(SessionError, match="line seq 2"):
         Sessions(Store(tmp_path / "h.sqlite3")).get(1)
+
+
+def test_events_get_the_time_since_the_match_started_and_bagaji_s_clock_ends_the_session(tmp_path: Path) -> None:
+    from datetime import UTC, datetime, timedelta
+
+    from scorer.games import game
+
+    spec = game("bagaji")
+    match = spec.match(["A", "B", "C"], spec.options())
+    started = (datetime.now(UTC) - timedelta(minutes=121)).isoformat(timespec="seconds")
+    sessions = Sessions(Store(tmp_path / "h.sqlite3"))
+    s = sessions.create_from(records.Header.for_match(match, spec.default_ruleset, start=started))
+    clock = s.snapshot()["clock"]
+    assert clock == {"start": started, "elapsed_s": 0.0, "limit_s": 7200}
+    play_round(s, random.Random(7))
+    assert all(line["at"] >= 121 * 60 for line in s.lines if line["type"] not in records.CORRECTIONS)
+    assert s.snapshot()["clock"]["elapsed_s"] >= 121 * 60
+    assert s.match.is_over  # the round that passed the two hours ended the session
+    assert new(tmp_path / "x", "poka").snapshot()["clock"] is None

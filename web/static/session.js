@@ -22,7 +22,9 @@ function render(s) {
   const st = s.status, exp = st.expects;
   document.getElementById("expects").replaceChildren(
     el("strong", {}, st.over ? "The match is over" : exp.text),
-    exp.seat ? el("span", {class: "turn"}, ` — ${seatName(exp.seat)}`) : null);
+    exp.seat ? el("span", {class: "turn"}, ` — ${seatName(exp.seat)}`) : null,
+    s.clock ? el("span", {class: "clock", id: "clock"}) : null);
+  tickClock();
   // scoreboard
   const lead = new Set(s.leaders);
   document.getElementById("scores").replaceChildren(
@@ -103,6 +105,15 @@ function totalsChart(s) {
   });
   return [svg];
 }
+
+// Bagaji's session clock: minutes since the match started, against its limit.
+function tickClock() {
+  const box = document.getElementById("clock");
+  if (!box || !STATE || !STATE.clock) return;
+  const c = STATE.clock, mins = Math.floor((Date.now() - Date.parse(c.start)) / 60000);
+  box.textContent = ` · session ${mins} min` + (c.limit_s ? ` of ${c.limit_s / 60} (the match ends with the round that passes it)` : "");
+}
+setInterval(tickClock, 15000);
 
 function placeName(name) {
   const [kind, seat] = name.split(":");
