@@ -64,7 +64,7 @@ class ButtonEvent:
     """A button event from the device, delivered once."""
 
     button: int
-    """0: undo; 1-6: the seat buttons."""
+    """0: undo; 1-8: the seat buttons."""
     kind: str
     """``P``: a press released within 1 s; ``L``: held for 1 s."""
     boot: int

@@ -188,8 +188,8 @@ class Emulator:
             self._boot_at = time.monotonic() + BOOT_DELAY
 
     def press(self, button: int, kind: str = "P") -> None:
-        """A button event: ``button`` 0 (undo) or 1-6, ``kind`` ``P`` or ``L``."""
-        if not 0 <= button <= 6 or kind not in ("P", "L"):
+        """A button event: ``button`` 0 (undo) or 1-``seats``, ``kind`` ``P`` or ``L``."""
+        if not 0 <= button <= self.layout.seats or kind not in ("P", "L"):
             raise ValueError(f"no such button event: {button} {kind}")
         with self._lock:
             self._presses_in.append((button, kind))

@@ -25,7 +25,8 @@ MAX_HOST_FRAME = 96
 """Longest host → device frame in bytes, ``$`` to ``\\n`` inclusive."""
 MAX_DEVICE_FRAME = 600
 """Longest device → host frame in bytes, ``$`` to ``\\n`` inclusive."""
-MAX_SEATS = 6
+MAX_SEATS = 8
+"""Seats a strip can have: eight fit Bagaji, seven Hachi-hachi."""
 MAX_SEQ = 65535
 BUTTON_KINDS = ("P", "L")
 """``P``: a press released within 1 s; ``L``: held for 1 s."""
@@ -61,8 +62,8 @@ class FrameError(ValueError):
 class Layout:
     """The strip's layout, fixed when the firmware is compiled."""
 
-    seats: int = 6
-    """Seats on the strip, 1-6."""
+    seats: int = 8
+    """Seats on the strip, 1-8."""
     leds_per_seat: int = 10
     """LEDs per seat: a seat's value runs from ``-leds_per_seat`` to ``+leds_per_seat``."""
     pool_leds: int = 10
@@ -106,11 +107,11 @@ class DisplayState:
     """The whole display state that one ``SET`` carries."""
 
     values: tuple[int, ...]
-    """Each seat's value from seat 1, 1-6 of them; seats beyond these are dark."""
+    """Each seat's value from seat 1, 1-8 of them; seats beyond these are dark."""
     pool: int = 0
     """Stones in the shared pool, 0-``pool_leds``."""
     turn: int = 0
-    """The seat to act, 1-6 (0: none)."""
+    """The seat to act, 1-8 (0: none)."""
     brightness: int = 255
     """The host's wish 0-255; the device uses ``min(brightness, max_brightness)``."""
 
@@ -250,6 +251,11 @@ def parse_frame(
     return frame
 
 
+def _number(text: str, seq: int, name: str) -> None:
+    if not _INT.match(text):
+        raise FrameError("parse", seq, f"{name} {text!r} is not a decimal integer")
+
+
 def _int(text: str, seq: int, lo: int, hi: int, name: str) -> int:
     if not _INT.match(text):
         raise FrameError("parse", seq, f"{name} {text!r} is not a decimal integer")
@@ -292,8 +298,15 @@ def _args_hello(f: list[str], seq: int) -> tuple[int | str, ...]:
 
 
 def _args_set(f: list[str], seq: int) -> tuple[int | str, ...]:
-    if not 6 <= len(f) <= 5 + MAX_SEATS:
-        raise FrameError("parse", seq, f"SET has {len(f)} fields, expected 6-{5 + MAX_SEATS}")
+    if len(f) < 6:
+        raise FrameError("parse", seq, f"SET has {len(f)} fields, expected at least 6")
+    # Every field must be a number before any range is checked (the firmware's order).
+    for name, text in zip(("brightness", "turn", "pool"), f[2:5], strict=True):
+        _number(text, seq, name)
+    for i, text in enumerate(f[5:], start=1):
+        _number(text, seq, f"seat {i} value")
+    if len(f) - 5 > MAX_SEATS:
+        raise FrameError("range", seq, f"{len(f) - 5} seat values, at most {MAX_SEATS}")
     brightness = _int(f[2], seq, 0, 255, "brightness")
     turn = _int(f[3], seq, 0, MAX_SEATS, "turn")
     pool = _int(f[4], seq, 0, 255, "pool")

@@ -287,7 +287,7 @@ def cmd_device_emulate(args: argparse.Namespace) -> tuple[str, int]:
             try:
                 emu.press(int(words[0]), words[1].upper() if len(words) > 1 else "P")
             except ValueError as exc:
-                print(f"fudaba: {exc} (type N or N L, N 0-6)", file=sys.stderr, flush=True)
+                print(f"fudaba: {exc} (type N or N L, N 0-{layout.seats})", file=sys.stderr, flush=True)
 
     try:
         _say(emu.port)
@@ -332,7 +332,7 @@ def _add_device_parser(sub: Any) -> None:
     p.set_defaults(func=cmd_device_test)
 
     p = dsub.add_parser("emulate", help="run the emulated stone counter on a pty; print its port")
-    p.add_argument("--seats", type=int, default=6)
+    p.add_argument("--seats", type=int, default=8, help="seats 1-8 (default 8)")
     p.add_argument("--leds-per-seat", type=int, default=10)
     p.add_argument("--pool", type=int, default=10, help="pool LEDs")
     p.add_argument("--max-brightness", type=int, default=64)

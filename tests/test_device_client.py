@@ -74,7 +74,7 @@ def test_state_set_and_framebuffer(emu):
         assert fb.leds == render(Layout(), state, link_alive=True)
         client.set_test(True)
         assert client.wait_test_acked(LONG) and emu.test
-        assert client.query_framebuffer(timeout=LONG).leds == ((64, 64, 64),) * 71
+        assert client.query_framebuffer(timeout=LONG).leds == ((64, 64, 64),) * 91
         client.set_test(False)
         assert client.wait_test_acked(LONG) and not emu.test
 
@@ -179,13 +179,13 @@ def test_stress_faults_and_replugs_over_1000_updates():
         assert client.wait_connected(LONG)
         last = None
         for i in range(1000):
-            values = tuple(rng.randint(-10, 10) for _ in range(rng.randint(1, 6)))
-            last = DisplayState(values, rng.randint(0, 10), rng.randint(0, 6), rng.randint(0, 255))
+            values = tuple(rng.randint(-10, 10) for _ in range(rng.randint(1, 8)))
+            last = DisplayState(values, rng.randint(0, 10), rng.randint(0, 8), rng.randint(0, 255))
             client.set_state(last)
             # A press every ~0.5 s. The device keeps 8 unacknowledged events (PROTOCOL.md); a
             # person does not press eight buttons while the link is down, so neither do we.
             if i % 40 == 0 and emu.unacked_buttons < 4:
-                emu.press(rng.randint(0, 6), rng.choice("PL"))
+                emu.press(rng.randint(0, 8), rng.choice("PL"))
             if i in (250, 500, 750):
                 # Unplugging loses the device's memory, unacknowledged presses included.
                 assert wait_until(lambda: emu.unacked_buttons == 0)

@@ -158,9 +158,9 @@ def test_state_values_become_a_tuple_and_are_checked():
     assert DisplayState([1, 2]).values == (1, 2)
     for bad in (
         {"values": ()},
-        {"values": (0,) * 7},
+        {"values": (0,) * 9},
         {"values": (1,), "brightness": 256},
-        {"values": (1,), "turn": 7},
+        {"values": (1,), "turn": 9},
         {"values": (1,), "pool": -1},
     ):
         with pytest.raises(ValueError):
@@ -180,7 +180,7 @@ def test_layout_check_and_range_naks():
 
 
 def test_hello_reply_layout_and_fb_leds():
-    reply = parse_frame(encode_frame("HELLO,1,1.0.0,1,7,6,10,10,64"))
+    reply = parse_frame(encode_frame("HELLO,1,1.0.0,1,7,8,10,10,64"))
     assert reply.is_hello_reply and reply.layout() == Layout()
     assert reply.args[:3] == ("1.0.0", 1, 7)
     fb = parse_frame(encode_frame("FB,5,1,00FF00FFA000"))
@@ -193,7 +193,7 @@ def test_render_default_layout_colours_and_scaling():
     layout = Layout()
     state = DisplayState((3, -2, 0, 10), pool=4, turn=3, brightness=255)
     leds = render(layout, state, link_alive=True)
-    assert len(leds) == 71
+    assert len(leds) == 91
     b = 64  # min(255, max_brightness)
     green, red, blue = (0, 255 * b // 255, 0), (255 * b // 255, 0, 0), (0, 0, 64 * b // 255)
     amber, off = (255 * b // 255, 160 * b // 255, 0), (0, 0, 0)
@@ -201,9 +201,9 @@ def test_render_default_layout_colours_and_scaling():
     assert leds[10:20] == (red,) * 2 + (off,) * 8
     assert leds[20:30] == (blue,) * 10  # seat 3's turn, value 0
     assert leds[30:40] == (green,) * 10
-    assert leds[40:60] == (off,) * 20  # seats 5 and 6 beyond the state's values
-    assert leds[60:70] == (amber,) * 4 + (off,) * 6
-    assert leds[70] == green
+    assert leds[40:80] == (off,) * 40  # seats 5-8 beyond the state's values
+    assert leds[80:90] == (amber,) * 4 + (off,) * 6
+    assert leds[90] == green
     assert green == (0, 64, 0) and amber == (64, 40, 0) and blue == (0, 0, 16)
 
 
@@ -230,7 +230,32 @@ def test_render_turn_beyond_the_values_stays_dark():
 def test_render_test_mode_and_initial_state():
     layout = Layout()
     state = DisplayState((1,), brightness=10)
-    assert render(layout, state, True, test=True) == ((64, 64, 64),) * 71
-    assert render(layout, state, False, blink_on=False, test=True) == ((64, 64, 64),) * 71
+    assert render(layout, state, True, test=True) == ((64, 64, 64),) * 91
+    assert render(layout, state, False, blink_on=False, test=True) == ((64, 64, 64),) * 91
     initial = render(layout, layout.initial_state(), True)
-    assert initial[:70] == ((0, 0, 0),) * 70 and initial[70] == (0, 64, 0)
+    assert initial[:90] == ((0, 0, 0),) * 90 and initial[90] == (0, 64, 0)
+
+
+# --------------------------------------------------------------------------- seven and eight seats
+def test_eight_seats_fit_hachi_hachi_and_bagaji():
+    """Hachi-hachi seats seven, Bagaji eight: the default strip and the protocol carry both."""
+    layout = Layout()
+    assert layout.seats == 8 and layout.led_count == 8 * 10 + 10 + 1
+    for seats in (7, 8):
+        values = tuple(range(1, seats + 1))
+        state = DisplayState(values, pool=2, turn=seats)
+        frame = parse_frame(encode_frame(set_body(5, state)), max_len=MAX_HOST_FRAME, layout=layout)
+        assert frame.state() == state
+        leds = render(layout, state, link_alive=True)
+        seat = leds[(seats - 1) * 10 : seats * 10]
+        assert seat == ((0, 64, 0),) * seats + ((0, 0, 16),) * (10 - seats)  # green, then to act
+    longest = DisplayState((-10,) * 8, pool=10, turn=8, brightness=255)
+    assert len(encode_frame(set_body(65535, longest))) <= MAX_HOST_FRAME
+    with pytest.raises(FrameError) as err:
+        parse_frame(encode_frame("SET,6,255,0,0" + ",1" * 9), max_len=MAX_HOST_FRAME, layout=layout)
+    assert (err.value.reason, err.value.seq) == ("range", 6)
+    assert parse_frame(encode_frame("BTN,3,8,P")).args == (8, "P")
+    with pytest.raises(FrameError):
+        parse_frame(encode_frame("BTN,3,9,P"))
+    with pytest.raises(ValueError):
+        Layout(seats=9)

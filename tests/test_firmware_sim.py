@@ -35,7 +35,7 @@ from firmware_bridge.protocol import (  # noqa: E402
 FIRMWARE_DIR = Path(__file__).resolve().parent.parent / "firmware_bridge" / "firmware"
 ELF = FIRMWARE_DIR / "build" / "stone_counter.elf"
 HARNESS = FIRMWARE_DIR / "build" / "simavr_harness"
-LAYOUT = Layout(seats=6, leds_per_seat=10, pool_leds=10, max_brightness=64)
+LAYOUT = Layout(seats=8, leds_per_seat=10, pool_leds=10, max_brightness=64)
 # Generous limits that only stop a hang; nothing here measures time.
 WAIT = 10.0
 
@@ -215,6 +215,8 @@ STATES = [
     DisplayState(values=(10, -10, 0, 5, -3, 1), pool=10, turn=6, brightness=30),
     DisplayState(values=(0, 0, 4), pool=0, turn=3, brightness=64),
     DisplayState(values=(1,), pool=3, turn=0, brightness=0),
+    DisplayState(values=(1, -2, 3, -4, 5, -6, 7), pool=2, turn=7, brightness=255),  # Hachi-hachi
+    DisplayState(values=(0, 1, 0, 2, 0, 3, -9, 10), pool=9, turn=8, brightness=200),  # Bagaji
 ]
 
 
@@ -263,6 +265,14 @@ def test_button_press_arrives_once(sim: Sim) -> None:
         ev = client.buttons.get(timeout=WAIT)  # sent once held 1 s, before the release
         assert (ev.button, ev.kind) == (0, "L")
         sim.command("release 0")
+        _no_more_events(client)
+
+        for seat in (7, 8):  # Hachi-hachi's seventh seat and Bagaji's eighth (D3, D4)
+            sim.command(f"press {seat}")
+            time.sleep(0.1)
+            sim.command(f"release {seat}")
+            ev = client.buttons.get(timeout=WAIT)
+            assert (ev.button, ev.kind) == (seat, "P")
         _no_more_events(client)
     finally:
         client.stop()
@@ -331,7 +341,7 @@ def test_bad_frames_are_refused_with_nak(sim: Sim) -> None:
         assert (nak.kind, nak.seq, nak.args) == ("NAK", 8, ("crc",))
         nak = raw_reply(ser, "SET,9,255,0,11,1")
         assert (nak.kind, nak.seq, nak.args) == ("NAK", 9, ("range",))
-        nak = raw_reply(ser, "SET,10,255,0,1,1,2,3,4,5,6,7")
+        nak = raw_reply(ser, "SET,10,255,0,1,1,2,3,4,5,6,7,8,9")
         assert (nak.kind, nak.seq, nak.args) == ("NAK", 10, ("range",))
         nak = raw_reply(ser, "SET,11,bright,0,1,1")
         assert (nak.kind, nak.seq, nak.args) == ("NAK", 11, ("parse",))

@@ -8,7 +8,8 @@
  * client talks to the firmware exactly as to a board on a USB serial port.
  *
  * Commands on stdin, one per line (each answered "OK <command>" once applied):
- *   press N / release N   hold or let go button N (0 undo on PD2, 1-6 seats on PC0-PC5)
+ *   press N / release N   hold or let go button N (0 undo on PD2, 1-6 seats on PC0-PC5,
+ *                         7 and 8 on PD3 and PD4)
  *   reset                 reset the MCU (as a board does when its port opens); EEPROM is kept
  *   strip                 print the strip as last latched
  *   quit                  exit (end of stdin too)
@@ -69,7 +70,7 @@ static const struct {
     char port;
     int bit;
 } button_pins[] = { { 'D', 2 }, { 'C', 0 }, { 'C', 1 }, { 'C', 2 },
-                    { 'C', 3 }, { 'C', 4 }, { 'C', 5 } };
+                    { 'C', 3 }, { 'C', 4 }, { 'C', 5 }, { 'D', 3 }, { 'D', 4 } };
 #define BUTTONS (int)(sizeof(button_pins) / sizeof(button_pins[0]))
 
 static struct {

@@ -23,12 +23,13 @@ extern "C" {
 
 /*
  * Buttons to ground, read with the internal pull-ups: index 0 is undo (D2 = PD2), 1-6 the seat
- * buttons (A0-A5 = PC0-PC5). Each entry: the port's PIN register and the bit.
+ * buttons on A0-A5 (PC0-PC5), 7 and 8 on D3 and D4 (PD3, PD4). Each entry: the port's PIN
+ * register and the bit. Only the first 1 + SEATS are scanned.
  */
 #ifndef BUTTON_PINS
 #define BUTTON_PINS \
     { { &PIND, 2 }, { &PINC, 0 }, { &PINC, 1 }, { &PINC, 2 }, { &PINC, 3 }, { &PINC, 4 }, \
-      { &PINC, 5 } }
+      { &PINC, 5 }, { &PIND, 3 }, { &PIND, 4 } }
 #endif
 
 #define BAUD_RATE 115200UL
@@ -37,7 +38,7 @@ void board_init(void);
 /* Milliseconds since board_init; call at least every 250 ms (it extends Timer1's count). */
 uint32_t board_millis(void);
 
-/* 1 while button `index` (0 undo, 1-6 seats) is held down. */
+/* 1 while button `index` (0 undo, 1-8 seats) is held down. */
 uint8_t board_button_down(uint8_t index);
 uint8_t board_button_count(void);
 

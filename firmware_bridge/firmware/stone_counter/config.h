@@ -8,9 +8,9 @@
 #define FW_VERSION "1.0.0"
 #define PROTO_VERSION 1
 
-/* Seats on the strip, 1-6. */
+/* Seats on the strip, 1-8: eight fit Bagaji, seven Hachi-hachi. */
 #ifndef SEATS
-#define SEATS 6
+#define SEATS 8
 #endif
 /* LEDs per seat: the largest stone count or |result| a seat can show. */
 #ifndef LEDS_PER_SEAT
@@ -28,10 +28,10 @@
 /* Seats, then pool, then one status LED. */
 #define LED_COUNT (SEATS * LEDS_PER_SEAT + POOL_LEDS + 1)
 
-#define MAX_SEATS 6
+#define MAX_SEATS 8
 
 #if SEATS < 1 || SEATS > MAX_SEATS
-#error "SEATS must be 1-6"
+#error "SEATS must be 1-8"
 #endif
 #if LEDS_PER_SEAT < 1 || LEDS_PER_SEAT > 127 || POOL_LEDS < 0 || POOL_LEDS > 255
 #error "LEDS_PER_SEAT must be 1-127 and POOL_LEDS 0-255"

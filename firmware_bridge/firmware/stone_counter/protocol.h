@@ -18,10 +18,10 @@ extern "C" {
 #define PROTO_RX_FRAME_MAX 96
 /* Between '$' and '\n': BODY '*' CRC. */
 #define PROTO_RX_CONTENT_MAX (PROTO_RX_FRAME_MAX - 2)
-#define PROTO_MAX_SEATS 6
+#define PROTO_MAX_SEATS 8
 
 typedef struct {
-    uint8_t seats;          /* 1-6 */
+    uint8_t seats;          /* 1-8 */
     uint8_t leds_per_seat;  /* each seat value is -leds_per_seat..+leds_per_seat */
     uint8_t pool_leds;
     uint8_t max_brightness; /* every colour is scaled by min(brightness, max_brightness) / 255 */
@@ -30,7 +30,7 @@ typedef struct {
 /* The display state a SET carries. Seats at index >= count are dark. */
 typedef struct {
     uint8_t brightness; /* 0-255, the host's wish */
-    uint8_t turn;       /* 0 (none) or the seat to act, 1-6 */
+    uint8_t turn;       /* 0 (none) or the seat to act, 1-seats */
     uint8_t pool;       /* 0-pool_leds */
     uint8_t count;      /* seat values given, 0-seats */
     int8_t values[PROTO_MAX_SEATS];

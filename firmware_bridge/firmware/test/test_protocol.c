@@ -28,7 +28,7 @@ static int failures, checks;
         printf("\n");                                     \
     } while (0)
 
-static const proto_layout_t LAYOUT = { 6, 10, 10, 64 };
+static const proto_layout_t LAYOUT = { 8, 10, 10, 64 };
 
 /* ---- vectors ---- */
 
@@ -162,6 +162,10 @@ static void test_parse_vectors(void)
           "PING parses");
     CHECK(parse_body("QUERY,5", &cmd) == PROTO_OK && cmd.kind == CMD_QUERY && cmd.seq == 5,
           "QUERY parses");
+    err = parse_body("SET,21,255,8,10,1,2,3,4,5,6,7,-8", &cmd);
+    CHECK(err == PROTO_OK && cmd.state.count == 8 && cmd.state.turn == 8
+              && cmd.state.values[6] == 7 && cmd.state.values[7] == -8,
+          "SET with eight seats (Bagaji) parses");
     CHECK(parse_body("TEST,9,on", &cmd) == PROTO_OK && cmd.kind == CMD_TEST && cmd.test_on == 1,
           "TEST on parses");
     CHECK(parse_body("TEST,10,off", &cmd) == PROTO_OK && cmd.test_on == 0 && cmd.seq == 10,
@@ -206,13 +210,21 @@ static void test_parse_errors(void)
     CHECK(parse_body("SET,2,255,1,7,1,,1", &cmd) == PROTO_ERR_PARSE, "empty field: parse");
     CHECK(parse_body("SET,2,256,1,7,1", &cmd) == PROTO_ERR_RANGE, "brightness 256: range");
     CHECK(parse_body("SET,2,-1,1,7,1", &cmd) == PROTO_ERR_RANGE, "brightness -1: range");
-    CHECK(parse_body("SET,2,255,7,7,1", &cmd) == PROTO_ERR_RANGE, "turn 7: range");
+    CHECK(parse_body("SET,2,255,9,7,1", &cmd) == PROTO_ERR_RANGE, "turn 9: range");
     CHECK(parse_body("SET,2,255,1,11,1", &cmd) == PROTO_ERR_RANGE, "pool 11: range");
     CHECK(parse_body("SET,2,255,1,7,11", &cmd) == PROTO_ERR_RANGE, "value 11: range");
     CHECK(parse_body("SET,2,255,1,7,-11", &cmd) == PROTO_ERR_RANGE, "value -11: range");
-    CHECK(parse_body("SET,2,255,1,7,1,2,3,4,5,6,7", &cmd) == PROTO_ERR_RANGE,
-          "seven seats on a six-seat layout: range");
     CHECK(parse_body("SET,2,255,1,7,1,2,3,4,5,6,7,8,9", &cmd) == PROTO_ERR_RANGE,
+          "nine seats on an eight-seat layout: range");
+    {
+        static const proto_layout_t six = { 6, 10, 10, 64 };
+        char content[64];
+        const char *body = "SET,2,255,1,7,1,2,3,4,5,6,7";
+        snprintf(content, sizeof content, "%s*%04X", body, proto_crc16(body, strlen(body)));
+        CHECK(proto_parse(content, (uint8_t)strlen(content), &six, &cmd) == PROTO_ERR_RANGE,
+              "seven seats on a six-seat layout: range");
+    }
+    CHECK(parse_body("SET,2,255,1,7,1,2,3,4,5,6,7,8,9,10,11,12", &cmd) == PROTO_ERR_RANGE,
           "many seats: range");
     CHECK(parse_body("SET,2,99999999999,1,7,1", &cmd) == PROTO_ERR_RANGE,
           "a huge number is a number out of range");
@@ -237,7 +249,7 @@ static void test_encode(void)
 
     tx = tx_to(&s);
     proto_send_hello(&tx, 1, 7, &LAYOUT);
-    check_encoded("HELLO reply", &s, "HELLO,1,1.0.0,1,7,6,10,10,64");
+    check_encoded("HELLO reply", &s, "HELLO,1,1.0.0,1,7,8,10,10,64");
     tx = tx_to(&s);
     proto_send_boot(&tx, 1, 7);
     check_encoded("BOOT", &s, "BOOT,1,1.0.0,1,7");
@@ -339,44 +351,51 @@ static int led_is(const uint8_t *grb, int led, int r, int g, int b)
 
 static void test_render(void)
 {
-    uint8_t grb[3 * 71];
+    uint8_t grb[3 * 91];
     proto_state_t st;
     proto_cmd_t cmd;
     int i, all;
 
-    CHECK(proto_led_count(&LAYOUT) == 71 && LED_COUNT == 71, "default layout: 71 LEDs");
+    CHECK(proto_led_count(&LAYOUT) == 91 && LED_COUNT == 91, "default layout: 91 LEDs");
 
     memset(&st, 0, sizeof st);
     st.brightness = 64;
     proto_render(&LAYOUT, &st, 1, 1, 0, grb);
-    for (i = 0, all = 1; i < 70; i++)
+    for (i = 0, all = 1; i < 90; i++)
         all &= led_is(grb, i, 0, 0, 0);
-    CHECK(all && led_is(grb, 70, 0, 64, 0), "initial state: dark, status green at 64");
+    CHECK(all && led_is(grb, 90, 0, 64, 0), "initial state: dark, status green at 64");
     proto_render(&LAYOUT, &st, 0, 1, 0, grb);
-    CHECK(led_is(grb, 70, 64, 0, 0), "link lost, blink on: status red");
+    CHECK(led_is(grb, 90, 64, 0, 0), "link lost, blink on: status red");
     proto_render(&LAYOUT, &st, 0, 0, 0, grb);
-    CHECK(led_is(grb, 70, 0, 0, 0), "link lost, blink off: status off");
+    CHECK(led_is(grb, 90, 0, 0, 0), "link lost, blink off: status off");
 
     parse_body("SET,2,255,1,7,2,-1", &cmd);
     proto_render(&LAYOUT, &cmd.state, 1, 1, 0, grb);
     CHECK(led_is(grb, 0, 0, 64, 0) && led_is(grb, 1, 0, 64, 0), "seat 1: two green at the limit");
     CHECK(led_is(grb, 2, 0, 0, 16) && led_is(grb, 9, 0, 0, 16), "seat 1 to act: rest blue 64*64/255");
     CHECK(led_is(grb, 10, 64, 0, 0) && led_is(grb, 11, 0, 0, 0), "seat 2: one red, rest off");
-    CHECK(led_is(grb, 20, 0, 0, 0) && led_is(grb, 59, 0, 0, 0), "seats beyond N are dark");
-    CHECK(led_is(grb, 60, 64, 40, 0) && led_is(grb, 66, 64, 40, 0) && led_is(grb, 67, 0, 0, 0),
+    CHECK(led_is(grb, 20, 0, 0, 0) && led_is(grb, 79, 0, 0, 0), "seats beyond N are dark");
+    CHECK(led_is(grb, 80, 64, 40, 0) && led_is(grb, 86, 64, 40, 0) && led_is(grb, 87, 0, 0, 0),
           "pool: seven amber (255,160,0 scaled to 64,40,0)");
 
     parse_body("SET,3,30,5,0,1,1,1,1,1,1", &cmd);
     proto_render(&LAYOUT, &cmd.state, 1, 1, 0, grb);
-    CHECK(led_is(grb, 0, 0, 30, 0) && led_is(grb, 41, 0, 0, 7) && led_is(grb, 70, 0, 30, 0),
+    CHECK(led_is(grb, 0, 0, 30, 0) && led_is(grb, 41, 0, 0, 7) && led_is(grb, 90, 0, 30, 0),
           "brightness 30 below the limit scales every colour, status included");
 
     parse_body("SET,4,255,3,0,1,1", &cmd);
     proto_render(&LAYOUT, &cmd.state, 1, 1, 0, grb);
     CHECK(led_is(grb, 21, 0, 0, 0), "turn on a seat beyond N stays dark");
 
+    parse_body("SET,5,255,8,0,0,0,0,0,0,0,3,-2", &cmd);
+    proto_render(&LAYOUT, &cmd.state, 1, 1, 0, grb);
+    CHECK(led_is(grb, 60, 0, 64, 0) && led_is(grb, 62, 0, 64, 0) && led_is(grb, 63, 0, 0, 0)
+              && led_is(grb, 70, 64, 0, 0) && led_is(grb, 71, 64, 0, 0)
+              && led_is(grb, 72, 0, 0, 16) && led_is(grb, 79, 0, 0, 16),
+          "seats 7 and 8: green, red, seat 8 to act");
+
     proto_render(&LAYOUT, &cmd.state, 0, 1, 1, grb);
-    for (i = 0, all = 1; i < 71; i++)
+    for (i = 0, all = 1; i < 91; i++)
         all &= led_is(grb, i, 64, 64, 64);
     CHECK(all, "TEST on: every LED white at max_brightness");
 }
