@@ -223,3 +223,23 @@ def test_changing_a_past_event_in_the_page(server: str, browser: object) -> None
     assert [t.replace("change", "").strip() for t in texts][:3] == [
         "declare seat=3 play=True", "declare seat=2 play=False", "declare seat=1 play=True"]
     assert errors == []
+
+
+def test_switching_language_changes_the_page_and_stays_after_a_reload(server: str, browser: object) -> None:
+    errors: list[str] = []
+    page = new_page(browser, errors, viewport={"width": 1280, "height": 900})
+    start_game(page, server, "poka", 2)
+    assert page.inner_text("#undo") == "Undo last"
+    page.select_option("#lang", "ja")
+    assert page.inner_text("#undo") == "最後を取り消す"
+    assert page.inner_text("#scores th >> nth=0") == "席"
+    page.reload()
+    page.wait_for_selector("#link.on")
+    assert page.inner_text("#undo") == "最後を取り消す" and page.evaluate("document.documentElement.lang") == "ja"
+    page.select_option("#lang", "ru")
+    assert page.inner_text("#undo") == "Отменить последнее" and page.inner_text("#link") == "на связи"
+    page.goto(f"{server}/")
+    assert page.inner_text("#new-session button[type=submit]") == "Начать"
+    page.select_option("#lang", "en")
+    assert page.inner_text("#new-session button[type=submit]") == "Start"
+    assert errors == []

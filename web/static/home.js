@@ -10,7 +10,8 @@ function setSeats(n) {
   n = Math.max(g.min_players, Math.min(g.max_players, n));
   while (seatCount() < n) {
     const i = seatCount() + 1;
-    seats.append(el("label", {}, `Seat ${i} `, el("input", {name: "player", value: `Player ${i}`, required: true, maxlength: 40})));
+    seats.append(el("label", {}, el("span", {class: "seat-label", "data-n": i}, t("seat-n", {n: i})), " ",
+      el("input", {name: "player", value: t("player-n", {n: i}), required: true, maxlength: 40})));
   }
   while (seatCount() > n) seats.lastElementChild.remove();
 }
@@ -23,7 +24,7 @@ async function loadHistory() {
   const rows = await api("GET", "/api/sessions");
   document.getElementById("history").replaceChildren(...rows.map(s => el("tr", {},
     el("td", {}, s.game), el("td", {}, s.players.join(", ")), el("td", {}, s.updated.replace("T", " ").replace("+00:00", " UTC")),
-    el("td", {}, s.lines), el("td", {}, el("a", {href: `/session/${s.id}`}, s.finished ? "view" : "resume")))));
+    el("td", {}, s.lines), el("td", {}, el("a", {href: `/session/${s.id}`}, t(s.finished ? "view" : "resume"))))));
 }
 async function init() {
   GAMES = await api("GET", "/api/games");
@@ -49,4 +50,8 @@ async function init() {
   });
   await loadHistory();
 }
+document.addEventListener("fudaba-lang", () => {
+  seats.querySelectorAll(".seat-label").forEach(n => { n.textContent = t("seat-n", {n: n.dataset.n}); });
+  loadHistory();
+});
 init();

@@ -21,25 +21,25 @@ function render(s) {
   STATE = s;
   const st = s.status, exp = st.expects;
   document.getElementById("expects").replaceChildren(
-    el("strong", {}, st.over ? "The match is over" : exp.text),
+    el("strong", {}, st.over ? t("over") : exp.text),
     exp.seat ? el("span", {class: "turn"}, ` — ${seatName(exp.seat)}`) : null,
     s.clock ? el("span", {class: "clock", id: "clock"}) : null);
   tickClock();
   // scoreboard
   const lead = new Set(s.leaders);
   document.getElementById("scores").replaceChildren(
-    el("tr", {}, el("th", {}, "Seat"), el("th", {}, "Player"), el("th", {}, `Total (${s.session.unit})`)),
+    el("tr", {}, el("th", {}, t("seat")), el("th", {}, t("player")), el("th", {}, t("total", {unit: s.session.unit}))),
     ...s.session.players.map(p => el("tr", {class: (exp.seat === p.seat ? "to-act " : "") + (lead.has(p.seat) && s.results.length ? "leader" : "")},
       el("td", {}, p.seat), el("td", {}, p.name), el("td", {class: "total", "data-seat": p.seat}, st.totals[p.seat - 1]))));
   // rounds: the running totals as a chart, then each settlement
   document.getElementById("chart").replaceChildren(...totalsChart(s));
   document.getElementById("rounds").replaceChildren(...s.results.slice().reverse().map(r => el("details", {},
-    el("summary", {}, `Round ${r.round}: ${r.changes.map((c, i) => `${seatName(i + 1)} ${c > 0 ? "+" : ""}${c}`).join(", ")}`),
+    el("summary", {}, `${t("round-n", {n: r.round})}${r.changes.map((c, i) => `${seatName(i + 1)} ${c > 0 ? "+" : ""}${c}`).join(", ")}`),
     el("ul", {}, r.lines.map(l => el("li", {}, l))))));
   // places
   document.getElementById("places").replaceChildren(...Object.entries(s.places)
     .filter(([name, p]) => p.known.length || p.hidden)
-    .map(([name, p]) => el("div", {class: "place"}, el("h3", {}, placeName(name), p.hidden ? el("small", {}, ` (${p.hidden} face down)`) : null),
+    .map(([name, p]) => el("div", {class: "place"}, el("h3", {}, placeName(name), p.hidden ? el("small", {}, t("face-down", {n: p.hidden})) : null),
       el("div", {class: "cards"}, p.known.map(c => face(c, true))))));
   // log
   const last = s.log.length ? s.log[s.log.length - 1].seq : null;
@@ -54,21 +54,21 @@ function renderLive(v) {
   const section = document.getElementById("live"), box = document.getElementById("live-status");
   section.hidden = !v;
   if (!v) return;
-  const cam = el("p", {class: `camera ${v.camera}`}, el("strong", {}, "Camera: "),
-    v.calibrated ? `${v.camera} · ${v.frames} frames · ${v.t} s` : v.message, v.error ? ` — ${v.error}` : null);
+  const cam = el("p", {class: `camera ${v.camera}`}, el("strong", {}, t("camera")),
+    v.calibrated ? t("frames", {state: v.camera, frames: v.frames, t: v.t}) : v.message, v.error ? ` — ${v.error}` : null);
   const parts = [cam];
   if (v.question) {
-    parts.push(el("div", {class: "question"}, el("h2", {}, v.question.kind === "confirm" ? "Confirm" : "Which happened?"),
+    parts.push(el("div", {class: "question"}, el("h2", {}, v.question.kind === "confirm" ? t("confirm-q") : t("which")),
       el("p", {}, v.question.text),
       el("div", {class: "choices"}, v.question.candidates.map((c, i) =>
         el("button", {class: i === 0 ? "primary answer" : "answer", "data-choice": i,
                       onclick: () => act("POST", "answer", {choice: i})}, c)))));
   }
   if (v.desync) {
-    parts.push(el("div", {class: "desync"}, el("h2", {}, "Out of sync"), el("p", {}, v.desync.text),
+    parts.push(el("div", {class: "desync"}, el("h2", {}, t("desync")), el("p", {}, v.desync.text),
       v.desync.differences.length ? el("ul", {}, v.desync.differences.map(d => el("li", {}, d))) : null,
-      el("p", {}, "Put the cards back as they were, undo, or tap a legal event below. If the table is right:"),
-      el("button", {class: "primary", onclick: () => act("POST", "table")}, "The table is like this")));
+      el("p", {}, t("desync-help")),
+      el("button", {class: "primary", onclick: () => act("POST", "table")}, t("table-right"))));
   }
   box.replaceChildren(...parts);
   section.className = `panel live ${v.state}`;
@@ -111,7 +111,7 @@ function tickClock() {
   const box = document.getElementById("clock");
   if (!box || !STATE || !STATE.clock) return;
   const c = STATE.clock, mins = Math.floor((Date.now() - Date.parse(c.start)) / 60000);
-  box.textContent = ` · session ${mins} min` + (c.limit_s ? ` of ${c.limit_s / 60} (the match ends with the round that passes it)` : "");
+  box.textContent = c.limit_s ? t("clock-limit", {m: mins, limit: c.limit_s / 60}) : t("clock", {m: mins});
 }
 setInterval(tickClock, 15000);
 
@@ -127,7 +127,7 @@ function renderManual(m) {
   deal.replaceChildren(); legal.replaceChildren(); delete deal.dataset.need;
   if (m.over) return;
   if (m.deal) {
-    dealPicker(deal, m.deal, PICKED, "Deal", body => act("POST", "deal", body), "dealer");
+    dealPicker(deal, m.deal, PICKED, t("deal"), body => act("POST", "deal", body), "dealer");
     return;
   }
   PICKED.length = 0;
@@ -151,10 +151,8 @@ function choiceButtons(box, m, query, onEvent) {
         onclick: () => onEvent(item.event)}, item.cards.length ? item.cards.map(c => face(c, true)) : item.text,
         item.cards.length ? el("span", {class: "label"}, item.text) : null)))));
   }
-  if (!m.legal.length) box.append(el("p", {class: "stuck"}, m.not_listed
-    ? "What may happen next cannot be listed here."
-    : "Nothing the rules allow can follow this: a claim or a card above is wrong. Undo it."));
-  if (m.cut) box.append(el("p", {}, `${m.cut} more: filter by a card to see them`));
+  if (!m.legal.length) box.append(el("p", {class: "stuck"}, m.not_listed ? t("not-listed") : t("stuck")));
+  if (m.cut) box.append(el("p", {}, t("more", {n: m.cut})));
 }
 
 // A deal's form in `box`: the dealer (where asked) and the face-up cards, tapped into `picked`;
@@ -174,8 +172,8 @@ function dealPicker(box, d, picked, label, onDeal, dealerId) {
   }}, label);
   const refresh = () => { shown.replaceChildren(...picked.map(c => face(c, true))); go.disabled = picked.length !== need; };
   refresh();
-  box.append(...[el("h3", {}, need ? `Tap the ${need} card${need > 1 ? "s" : ""} laid face up (${fields.map(([f, n]) => `${f} ${n}`).join(", ")})` : "A deal"),
-    dealerSel ? el("label", {}, "Dealer ", dealerSel) : null, shown, go,
+  box.append(...[el("h3", {}, need ? t("deal-tap", {n: need, fields: fields.map(([f, n]) => `${f} ${n}`).join(", ")}) : t("a-deal")),
+    dealerSel ? el("label", {}, t("dealer"), dealerSel) : null, shown, go,
     need ? el("div", {class: "cards deck"}, d.cards.map(c => el("button", {class: "pick", "data-card": c, onclick: () => {
       const at = picked.indexOf(c);
       if (at >= 0) picked.splice(at, 1); else if (picked.length < need) picked.push(c);
@@ -186,8 +184,8 @@ function dealPicker(box, d, picked, label, onDeal, dealerId) {
 // The game's events, newest first, each with "change": what could have happened instead.
 function renderEvents(events) {
   document.getElementById("events").replaceChildren(...events.slice().reverse().map(e =>
-    el("li", {value: e.i + 1}, e.text, " ", el("button", {class: "edit", "data-index": e.i, title: "change this event",
-      onclick: () => openEditor(e.i)}, "change"))));
+    el("li", {value: e.i + 1}, e.text, " ", el("button", {class: "edit", "data-index": e.i, title: t("change"),
+      onclick: () => openEditor(e.i)}, t("change")))));
 }
 
 async function openEditor(index) {
@@ -201,11 +199,11 @@ async function openEditor(index) {
     try { await api("POST", `/api/sessions/${SID}/edit`, {index, ...payload}); close(); }
     catch (e) { box.querySelector(".error").textContent = e.message; }
   };
-  if (alt.deal) dealPicker(body, alt.deal, [], "Put this deal instead", deal => send({deal}), "edit-dealer");
+  if (alt.deal) dealPicker(body, alt.deal, [], t("deal-instead"), deal => send({deal}), "edit-dealer");
   else choiceButtons(body, alt, "", event => send({event}));
-  box.replaceChildren(el("h2", {}, `Change event ${index + 1}: ${alt.text}`),
-    el("p", {}, "Tap what happened instead; every later event is applied again (refused if one no longer fits)."),
-    el("p", {class: "error", role: "alert"}), body, el("button", {class: "cancel", onclick: close}, "Cancel"));
+  box.replaceChildren(el("h2", {}, t("change-n", {n: index + 1, text: alt.text})),
+    el("p", {}, t("change-help")),
+    el("p", {class: "error", role: "alert"}), body, el("button", {class: "cancel", onclick: close}, t("cancel")));
   box.hidden = false;
   box.scrollIntoView({block: "start"});
 }
@@ -214,8 +212,8 @@ function connect() {
   if (SOURCE) SOURCE.close();
   SOURCE = new EventSource(`/api/sessions/${SID}/stream`);
   const link = document.getElementById("link");
-  SOURCE.addEventListener("open", () => { link.textContent = "live"; link.className = "link on"; });
-  SOURCE.addEventListener("error", () => { link.textContent = "reconnecting…"; link.className = "link off"; });
+  SOURCE.addEventListener("open", () => { link.dataset.i18n = "live"; link.textContent = t("live"); link.className = "link on"; });
+  SOURCE.addEventListener("error", () => { link.dataset.i18n = "reconnecting"; link.textContent = t("reconnecting"); link.className = "link off"; });
   SOURCE.addEventListener("state", ev => render(JSON.parse(ev.data)));
   SOURCE.addEventListener("resync", () => { SOURCE.close(); setTimeout(connect, 200); reload(); });
 }
@@ -227,6 +225,7 @@ document.getElementById("camera-view").addEventListener("toggle", ev => {
 });
 document.getElementById("by-hand").addEventListener("toggle", ev =>
   document.getElementById("manual").classList.toggle("open", ev.target.open));
+document.addEventListener("fudaba-lang", () => { if (STATE) { const s = STATE; STATE = null; render(s); } });
 document.getElementById("undo").onclick = () => act("POST", "undo");
 document.getElementById("confirm").onclick = () => act("POST", "confirm");
 document.getElementById("filter").addEventListener("input", () => STATE && renderManual(STATE.manual));
