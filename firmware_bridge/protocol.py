@@ -202,9 +202,18 @@ def encode_frame(body: str) -> bytes:
     return b"$" + raw + b"*" + f"{crc16(raw):04X}".encode("ascii") + b"\n"
 
 
+def _content(line: bytes) -> bytes:
+    """``line`` without its ``\\n`` and one ``\\r`` before it (only one is ignored)."""
+    if line.endswith(b"\n"):
+        line = line[:-1]
+    if line.endswith(b"\r"):
+        line = line[:-1]
+    return line
+
+
 def frame_length(line: bytes) -> int:
     """Length of a received frame in bytes, ``$`` to ``\\n``, not counting an ignored ``\\r``."""
-    return len(line.rstrip(b"\n").rstrip(b"\r")) + 1
+    return len(_content(line)) + 1
 
 
 def _leading_seq(body: bytes) -> int:
@@ -228,7 +237,7 @@ def parse_frame(
     """
     if frame_length(line) > max_len:
         raise FrameError("long", 0, f"{frame_length(line)} bytes, limit {max_len}")
-    text = line.rstrip(b"\n").rstrip(b"\r")
+    text = _content(line)
     if not text.startswith(b"$"):
         raise FrameError("parse", 0, "no '$' at the start")
     star = text.rfind(b"*")
@@ -405,38 +414,68 @@ def decode_leds(text: str) -> tuple[Rgb, ...]:
 class FrameSplitter:
     """Cuts a received byte stream into frames, ``$`` up to and including ``\\n``.
 
-    Bytes outside a frame are ignored; a ``$`` inside a frame starts a new one (the partial frame
-    is dropped). A frame longer than ``max_len`` is returned cut at ``max_len + 1`` bytes without
-    its ``\\n`` — ``parse_frame`` then refuses it as ``long`` — and the rest is skipped up to the
-    next ``$``.
+    The same state machine as the firmware's receiver (``proto_rx_byte``): bytes outside a frame
+    are ignored; a ``$`` always starts a new frame (a partial one is dropped). A frame that grows
+    past ``max_len`` bytes stops being stored: its end (``\\n``) returns its first ``max_len + 1``
+    bytes and the ``\\n``, which ``parse_frame`` refuses as ``long`` (whatever those bytes are,
+    even ``\\r``), once per over-long frame, as the device answers it with one ``NAK,0,long``.
+
+    The buffer never holds more than ``max_len + 1`` bytes, and each byte fed is looked at a
+    bounded number of times (``bytes.find`` for ``$`` and ``\\n``), so any input, such as ``$``
+    followed by endless ``\\r``, is split in time linear in its length.
     """
 
     def __init__(self, max_len: int = MAX_DEVICE_FRAME) -> None:
         self.max_len = max_len
         self._buf = bytearray()
         self._in_frame = False
+        self._too_long = False
+
+    @property
+    def buffered(self) -> int:
+        """Bytes held for the frame being received (at most ``max_len + 1``)."""
+        return len(self._buf)
 
     def feed(self, data: bytes) -> list[bytes]:
         out: list[bytes] = []
-        for byte in data:
-            if byte == 0x24:  # '$'
-                self._buf = bytearray(b"$")
-                self._in_frame = True
-            elif not self._in_frame:
+        if not isinstance(data, bytes):
+            data = bytes(data)
+        i, n = 0, len(data)
+        next_dollar = data.find(b"$")
+        while i < n:
+            if next_dollar != -1 and next_dollar < i:
+                next_dollar = data.find(b"$", i)
+            if not self._in_frame:
+                if next_dollar == -1:
+                    break  # noise up to the end
+                self._start()
+                i = next_dollar + 1
                 continue
-            elif byte == 0x0A:
-                self._buf.append(byte)
-                out.append(bytes(self._buf))
+            newline = data.find(b"\n", i, next_dollar if next_dollar != -1 else n)
+            stop = newline if newline != -1 else (next_dollar if next_dollar != -1 else n)
+            if not self._too_long and stop > i:
+                room = self.max_len + 1 - len(self._buf)
+                self._buf += data[i : min(stop, i + room)]
+                # The firmware stores up to max_len bytes ('$' included); one byte more marks
+                # the frame as too long and is kept, so that the frame reads as too long.
+                if len(self._buf) > self.max_len:
+                    self._too_long = True
+            if stop == n:
+                break
+            if newline != -1 and stop == newline:
+                out.append(bytes(self._buf) + b"\n")
                 self._buf = bytearray()
-                self._in_frame = False
-            else:
-                self._buf.append(byte)
-                if len(self._buf.rstrip(b"\r")) >= self.max_len:
-                    # Cannot end within the limit any more: even its '\n' would exceed it.
-                    out.append(bytes(self._buf))
-                    self._buf = bytearray()
-                    self._in_frame = False
+                self._in_frame = self._too_long = False
+                i = stop + 1
+            else:  # a '$': the partial frame is dropped and a new one starts
+                self._start()
+                i = stop + 1
         return out
+
+    def _start(self) -> None:
+        self._buf = bytearray(b"$")
+        self._in_frame = True
+        self._too_long = False
 
 
 # --------------------------------------------------------------------------- rendering

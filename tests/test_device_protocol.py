@@ -19,6 +19,7 @@ from firmware_bridge.protocol import (
     decode_leds,
     encode_frame,
     encode_leds,
+    frame_length,
     parse_frame,
     render,
     set_body,
@@ -259,3 +260,86 @@ def test_eight_seats_fit_hachi_hachi_and_bagaji():
         parse_frame(encode_frame("BTN,3,9,P"))
     with pytest.raises(ValueError):
         Layout(seats=9)
+
+
+# --------------------------------------------------------------------------- splitter: bounded, linear
+def _reference_split(data: bytes, max_len: int) -> list[bytes]:
+    """The firmware receiver's rules byte by byte (``proto_rx_byte``), as the splitter's oracle."""
+    out, buf, state = [], bytearray(), "idle"
+    for byte in data:
+        if byte == 0x24:
+            buf, state = bytearray(b"$"), "frame"
+        elif state == "idle":
+            continue
+        elif byte == 0x0A:
+            out.append((bytes(buf), state == "long"))
+            buf, state = bytearray(), "idle"
+        elif state == "frame":
+            buf.append(byte)
+            if len(buf) > max_len:
+                state = "long"
+    return out
+
+
+def test_splitter_is_bounded_and_linear_on_dollar_and_endless_cr():
+    """``$`` and 60 kB of ``\\r`` once kept every byte and rescanned the buffer for each one."""
+    s = FrameSplitter(MAX_DEVICE_FRAME)
+    assert s.feed(b"$") == []
+    peak = 0
+    junk = b"\r" * 60_000
+    for at in range(0, len(junk), 1000):
+        assert s.feed(junk[at : at + 1000]) == []
+        peak = max(peak, s.buffered)
+    assert peak == MAX_DEVICE_FRAME + 1  # bounded, whatever comes
+    out = s.feed(b"\n" + encode_frame("ACK,5"))
+    assert len(out) == 2
+    with pytest.raises(FrameError) as err:
+        parse_frame(out[0])
+    assert err.value.reason == "long"
+    assert parse_frame(out[1]) == Frame("ACK", 5)
+    # Linear: the splitter's own work does not grow with the junk before a frame. Count the bytes
+    # its searches examine through a bytes subclass whose find() records the span it scanned.
+    for size in (6_000, 60_000):
+        scanned = _scanned_bytes(b"$" + b"\r" * size + b"\n" + encode_frame("PING,7"))
+        assert scanned <= 4 * (size + 20)
+
+
+def _scanned_bytes(data: bytes) -> int:
+    counted = [0]
+
+    class Counting(bytes):
+        def find(self, sub, start=0, end=None):  # type: ignore[override]
+            end = len(self) if end is None else end
+            hit = bytes.find(self, sub, start, end)
+            counted[0] += (hit + 1 if hit != -1 else end) - start
+            return hit
+
+    out = FrameSplitter(MAX_DEVICE_FRAME).feed(Counting(data))
+    assert parse_frame(out[-1]).seq == 7
+    return counted[0]
+
+
+@pytest.mark.parametrize("max_len", [MAX_HOST_FRAME, 12])
+def test_splitter_matches_the_firmware_receiver_on_random_streams(max_len):
+    import random
+
+    rng = random.Random(max_len)
+    alphabet = b"$\n\r*,AB0123456789" + bytes([0, 0xFF])
+    for _ in range(300):
+        data = bytes(rng.choice(alphabet) for _ in range(rng.randint(0, 400)))
+        want = _reference_split(data, max_len)
+        whole = FrameSplitter(max_len).feed(data)
+        s = FrameSplitter(max_len)
+        pieces, at = [], 0
+        while at < len(data):
+            step = rng.randint(1, 50)
+            pieces += s.feed(data[at : at + step])
+            assert s.buffered <= max_len + 1
+            at += step
+        assert whole == pieces
+        assert len(whole) == len(want)
+        for line, (buf, too_long) in zip(whole, want, strict=True):
+            if too_long:
+                assert frame_length(line) > max_len
+            else:
+                assert line == buf + b"\n"
