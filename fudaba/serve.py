@@ -13,7 +13,10 @@ open.
 
 ``fudaba demo`` does the same on a bundled game: a rendered Poka round (:data:`DEMO`, rendered once
 into the data folder on first start: 850 frames, about three minutes on two cores), followed live
-at real time with no confirmations, in its own history (``demo.sqlite3`` beside the default one).
+at real time with no confirmations, in its own history (``demo.sqlite3`` beside the default one),
+shown on an emulated stone counter whose LEDs the page draws (``--no-counter``: without it).
+``fudaba run --camera … --counter PORT`` shows the camera session on a real one (``auto``: found
+by its USB id); its buttons undo, confirm and pass (:mod:`fudaba.counter`).
 
 The cookie-signing key is kept beside the history (``secret.key``, made on first run, readable by
 this user only), so a restart does not sign everyone out. Card faces come from the art shipped in
@@ -134,6 +137,25 @@ def start_camera(sessions: Sessions, source: str, game_name: str, players: int |
     return session, feed
 
 
+def start_counter(session: Any, port: str | None, emulated: bool = False):  # noqa: ANN201
+    """A :class:`fudaba.counter.CounterLink` showing ``session`` on the stone counter at ``port``
+    (None: found by USB id), or on an emulated one (its LEDs shown on the page); started."""
+    from firmware_bridge.client import StoneCounterClient
+    from fudaba.counter import CounterLink
+
+    emulator = None
+    if emulated:
+        from firmware_bridge.emulator import Emulator
+
+        emulator = Emulator().start()
+        port = emulator.port
+    link = CounterLink(session, StoneCounterClient(port), leds=emulator.framebuffer if emulator else None)
+    link.start()
+    if emulator is not None:
+        link.emulator = emulator  # type: ignore[attr-defined]
+    return link
+
+
 def cmd_run(args: argparse.Namespace) -> tuple[str, int]:
     """Serve the dashboard until Ctrl-C."""
     data = Path(args.data) if args.data else default_path()
@@ -144,7 +166,8 @@ def cmd_run(args: argparse.Namespace) -> tuple[str, int]:
         camera = {"source": args.camera, "game_name": args.game, "players": args.players, "names": args.names,
                   "ruleset": args.ruleset, "options": _options(args.option), "deck": args.deck,
                   "profile": args.profile, "confirm": not args.no_confirm}
-    return serve(data, args.host, args.port, not args.no_browser, camera, "run")
+    counter = None if args.counter is None else ("" if args.counter == "auto" else args.counter)
+    return serve(data, args.host, args.port, not args.no_browser, camera, "run", counter)
 
 
 def cmd_demo(args: argparse.Namespace) -> tuple[str, int]:
@@ -166,7 +189,8 @@ def cmd_demo(args: argparse.Namespace) -> tuple[str, int]:
     camera = {"source": str(path), "game_name": DEMO["game"], "players": DEMO["players"], "names": None,
               "ruleset": DEMO["ruleset"], "options": {}, "deck": None, "profile": None, "confirm": False,
               "title": "demo: a rendered Poka round"}
-    return serve(data, args.host, args.port, not args.no_browser, camera, "demo")
+    return serve(data, args.host, args.port, not args.no_browser, camera, "demo",
+                 None if args.no_counter else "emulated")
 
 
 def _options(pairs: list[str]) -> dict[str, str]:
@@ -179,8 +203,11 @@ def _options(pairs: list[str]) -> dict[str, str]:
     return out
 
 
-def serve(data: Path, host: str, port: int, browser: bool, camera: dict | None, command: str) -> tuple[str, int]:
-    """Serve the dashboard over the history ``data`` (and a camera session) until Ctrl-C."""
+def serve(data: Path, host: str, port: int, browser: bool, camera: dict | None, command: str,
+          counter: str | None = None) -> tuple[str, int]:
+    """Serve the dashboard over the history ``data`` (and a camera session) until Ctrl-C.
+    ``counter``: show the camera session on the stone counter at that port ("": found by USB id;
+    "emulated": an emulated one, its LEDs on the page)."""
     import waitress
 
     local = host in ("127.0.0.1", "localhost", "::1")
@@ -207,6 +234,9 @@ def serve(data: Path, host: str, port: int, browser: bool, camera: dict | None, 
             server.close()
             raise
         url += f"session/{session.id}"
+    link = None
+    if counter is not None and camera is not None:
+        link = start_counter(session, counter or None, emulated=counter == "emulated")
     print(f"fudaba: history in {data}", flush=True)
     print(f"fudaba: dashboard at {url}", flush=True)
     if not local:
@@ -222,6 +252,10 @@ def serve(data: Path, host: str, port: int, browser: bool, camera: dict | None, 
     finally:
         if feed is not None:
             feed.stop()
+        if link is not None:
+            link.stop()
+            if getattr(link, "emulator", None) is not None:
+                link.emulator.stop()
         server.close()
     return "", 0
 
@@ -245,6 +279,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
     p.add_argument("--profile", help="with --camera: a deck profile from fudaba enroll")
     p.add_argument("--no-confirm", action="store_true",
                    help="with --camera: commit claims and settlements without waiting for a tap on confirm")
+    p.add_argument("--counter", metavar="PORT",
+                   help="with --camera: show the game on the LED stone counter at PORT (auto: found by USB id); "
+                        "its buttons undo, confirm and pass")
     p.set_defaults(func=cmd_run)
 
     p = sub.add_parser("demo", help="the dashboard following a bundled rendered game live (renders it on first start)")
@@ -252,5 +289,6 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
     p.add_argument("--port", type=int, default=8088, help="port (default 8088)")
     p.add_argument("--data", help="the demo's history file (default: demo.sqlite3 beside the default history)")
     p.add_argument("--no-browser", action="store_true", help="do not open a browser")
+    p.add_argument("--no-counter", action="store_true", help="without the emulated stone counter")
     p.set_defaults(func=cmd_demo)
 

@@ -124,6 +124,8 @@ class Session:
         self._snapshot: dict[str, Any] | None = None
         self._card_ids = frozenset(deck_spec(self.header.deck).cards)
         self.follower: Follower | None = None
+        self.counter: Any = None
+        """The stone counter's link (:class:`fudaba.counter.CounterLink`), when one is attached."""
         self._rev = 0
         self._rebuild()
 
@@ -131,6 +133,12 @@ class Session:
     def lock(self) -> threading.RLock:
         """Held while the game changes; a follower holds it while it changes the shared match."""
         return self._lock
+
+    def attach_counter(self, link: Any) -> None:
+        """Show ``link``'s view (a stone counter) in the snapshot as ``counter``."""
+        with self._lock:
+            self.counter = link
+            self._snapshot = None
 
     def attach(self, follower: Follower) -> None:
         """Let ``follower`` share this session's match (one at a time)."""
@@ -386,6 +394,8 @@ class Session:
             "events": self.events_view(),
             "manual": self._manual(),
             "live": self.follower.view() if self.follower is not None else None,
+            "counter": self.counter.view() if self.counter is not None else None,
+            "pool": m.pool if isinstance(getattr(type(m), "pool", None), property) else None,
         }
 
     def _clock(self) -> dict[str, Any] | None:

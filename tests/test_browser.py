@@ -195,6 +195,9 @@ def test_fudaba_demo_shows_the_first_moves_and_scores_arrive_live(browser: objec
         log = page.inner_text("#log")
         assert "seat 2 deals" in log and "seat 2 plays" in log, log
         assert page.locator("td.total").count() == 2
+        # the emulated stone counter is linked and its LEDs are drawn
+        page.wait_for_function("document.querySelectorAll('#counter .strip .led').length > 0")
+        page.wait_for_function("document.querySelector('#counter .counter-link').textContent.includes('connected (')")
         ARTIFACTS.mkdir(exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / "demo.png"), full_page=True)
         assert errors == []

@@ -27,6 +27,8 @@ const WORDS = {
     "stuck": "Nothing the rules allow can follow this: a claim or a card above is wrong. Undo it.",
     "more": "{n} more: filter by a card to see them", "round-n": "Round {n}: ", "face-down": " ({n} face down)",
     "clock": " · session {m} min", "clock-limit": " · session {m} min of {limit} (the match ends with the round that passes it)",
+    "counter": "Stone counter: ", "counter-on": "connected ({port})", "counter-off": "not connected",
+    "emulated": " · emulated", "pressed": "Button {button}{kind}: {did}", "refused": " — refused: {why}",
     "pin-h": "Enter the table's PIN", "pin-help": "It is shown where fudaba was started.", "join-btn": "Join",
   },
   ja: {
@@ -51,6 +53,8 @@ const WORDS = {
     "stuck": "ルール上この後に続く手がありません。上の宣言か札が誤りです。取り消してください。",
     "more": "ほか{n}件：札で絞り込んでください", "round-n": "第{n}回戦：", "face-down": "（裏向き{n}枚）",
     "clock": " · 経過 {m} 分", "clock-limit": " · 経過 {m} 分／{limit} 分（超えた回戦で終了）",
+    "counter": "石カウンター：", "counter-on": "接続中（{port}）", "counter-off": "未接続",
+    "emulated": " · エミュレーター", "pressed": "ボタン {button}{kind}：{did}", "refused": " — 拒否：{why}",
     "pin-h": "卓の PIN を入力", "pin-help": "fudaba を起動した画面に表示されています。", "join-btn": "参加",
   },
   ru: {
@@ -75,6 +79,8 @@ const WORDS = {
     "stuck": "По правилам дальше ходов нет: заявка или карта выше неверна. Отмените её.",
     "more": "ещё {n}: отфильтруйте по карте", "round-n": "Раунд {n}: ", "face-down": " ({n} рубашкой вверх)",
     "clock": " · сессия {m} мин", "clock-limit": " · сессия {m} мин из {limit} (матч кончится раундом, что перейдёт предел)",
+    "counter": "Счётчик камней: ", "counter-on": "подключён ({port})", "counter-off": "не подключён",
+    "emulated": " · эмулятор", "pressed": "Кнопка {button}{kind}: {did}", "refused": " — отказ: {why}",
     "pin-h": "Введите PIN стола", "pin-help": "Он показан там, где запущен fudaba.", "join-btn": "Войти",
   },
 };

@@ -46,6 +46,7 @@ function render(s) {
   document.getElementById("log").replaceChildren(...s.log.slice().reverse().map(l =>
     el("li", {class: l.seq === last ? "last" : "", value: l.seq}, l.text, l.source ? el("small", {}, ` · ${l.source}`) : null)));
   renderLive(s.live);
+  renderCounter(s.counter);
   renderManual(s.manual);
   renderEvents(s.events);
 }
@@ -104,6 +105,21 @@ function totalsChart(s) {
         s.session.players[k].name);
   });
   return [svg];
+}
+
+// The LED stone counter's link, its last button press, and an emulated strip's LEDs.
+function renderCounter(c) {
+  const box = document.getElementById("counter");
+  box.hidden = !c;
+  if (!c) return;
+  const p = c.last_press;
+  box.replaceChildren(
+    el("p", {class: "counter-link"}, el("strong", {}, t("counter")),
+      c.connected ? t("counter-on", {port: c.port}) : t("counter-off") + (c.error ? ` — ${c.error}` : ""),
+      c.emulated ? t("emulated") : null),
+    c.leds ? el("div", {class: "strip", "aria-hidden": "true"}, c.leds.map(col => el("span", {class: "led", style: `background:${col}`}))) : null,
+    p ? el("p", {class: "press"}, t("pressed", {button: p.button, kind: p.kind, did: p.did}),
+      p.refused ? t("refused", {why: p.refused}) : null) : null);
 }
 
 // Bagaji's session clock: minutes since the match started, against its limit.

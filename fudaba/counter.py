@@ -1,0 +1,178 @@
+"""The LED stone counter in the game: the session drives it and takes its buttons.
+
+:class:`CounterLink` watches a session (:mod:`fudaba.session`) and keeps the device
+(:class:`firmware_bridge.client.StoneCounterClient`, which owns the serial port, retries and
+reconnects) showing the game: after every change it sends the whole display state
+(:func:`display_state`), and it turns the device's buttons, delivered once each by the client in
+the order they came, into the session's own changes, written with source ``button``:
+
+* the undo button (0), short press: undo the last event;
+* a seat button (1-8), short press: confirm — the camera's open ``confirm`` question is answered
+  "yes" (its first candidate), otherwise a ``confirm`` line for the last event;
+* a seat button, long press: that seat passes — its legal event of type ``pass`` (Poka), else its
+  ``no-claim`` (Poka's claims), else ``declare`` with ``play: false`` (Hachi-hachi: retire);
+  refused when none is legal now;
+* the undo button, long press: nothing (a long press on undo is easy to make by mistake).
+
+A press the rules refuse changes nothing; the link's view (``last_press`` in the session's
+snapshot, ``counter``) says what was refused and why.
+
+Display (PROTOCOL.md, ``SET``): ``turn`` is the seat the game expects to act (0: none); ``pool``
+is Poka's pool of stones (0 for the other games); each seat's value is its running total mapped
+to −``leds_per_seat`` … +``leds_per_seat`` LEDs: Poka one LED per stone; Hachi-hachi one LED per
+:data:`HACHI_POINTS_PER_LED` points above or below zero; Bagaji (lowest total wins) one LED per
+:data:`BAGAJI_POINTS_PER_LED` points below (green) or above (red) the table's mean. Totals beyond
+the strip are shown as a full row. While the camera is out of sync the brightness is halved (the
+strip dims until a player puts the table right).
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+from typing import Any
+
+from firmware_bridge.protocol import MAX_SEATS, DisplayState
+from fudaba.session import Session, SessionError
+
+log = logging.getLogger(__name__)
+
+HACHI_POINTS_PER_LED = 30
+"""Hachi-hachi: points per LED (12 points a kan: 2.5 kan per LED; ±300 points fill a row)."""
+BAGAJI_POINTS_PER_LED = 10
+"""Bagaji: points per LED from the table's mean."""
+DIM = 0.5
+"""Brightness while the camera is out of sync."""
+
+
+def _clamp(v: float, limit: int) -> int:
+    return max(-limit, min(limit, int(round(v))))
+
+
+def display_state(snapshot: dict[str, Any], leds_per_seat: int = 10, pool_leds: int = 10) -> DisplayState:
+    """The device's display for a session snapshot (module docstring)."""
+    game = snapshot["session"]["game"]
+    totals = list(snapshot["status"]["totals"])[:MAX_SEATS]
+    if game == "poka":
+        values = [_clamp(t, leds_per_seat) for t in totals]
+    elif game == "bagaji":
+        mean = sum(totals) / len(totals) if totals else 0.0
+        values = [_clamp((mean - t) / BAGAJI_POINTS_PER_LED, leds_per_seat) for t in totals]
+    else:
+        values = [_clamp(t / HACHI_POINTS_PER_LED, leds_per_seat) for t in totals]
+    pool = snapshot.get("pool") or 0
+    seat = snapshot["status"]["expects"]["seat"] or 0
+    live = snapshot.get("live") or {}
+    brightness = int(255 * DIM) if live.get("state") == "out-of-sync" else 255
+    return DisplayState(tuple(values), pool=max(0, min(pool_leds, int(pool))), turn=int(seat) if seat <= MAX_SEATS else 0,
+                        brightness=brightness)
+
+
+class CounterLink:
+    """Keeps a stone counter showing a session and turns its buttons into the session's changes."""
+
+    def __init__(self, session: Session, client: Any, leds: Any = None) -> None:
+        self.session = session
+        self.client = client
+        self.leds = leds
+        """For an emulated counter: a callable giving its LEDs' colours (shown on the page)."""
+        self.last_press: dict[str, Any] | None = None
+        self._last_view: dict[str, Any] | None = None
+        self._sub = session.subscribe()
+        self._stop = threading.Event()
+        self._threads: list[threading.Thread] = []
+        session.attach_counter(self)
+
+    def start(self) -> None:
+        """Start the client, show the game now, and follow it."""
+        self.client.start()
+        self._show(self.session.snapshot())
+        for target, name in ((self._follow, "display"), (self._buttons, "buttons")):
+            t = threading.Thread(target=target, name=f"fudaba-counter-{name}", daemon=True)
+            t.start()
+            self._threads.append(t)
+
+    def stop(self) -> None:
+        """Stop following and close the device."""
+        self._stop.set()
+        self.session.unsubscribe(self._sub)
+        for t in self._threads:
+            t.join(5)
+        self.client.stop()
+
+    def _show(self, snapshot: dict[str, Any]) -> None:
+        layout = getattr(self.client.status(), "layout", None)
+        per_seat = getattr(layout, "leds_per_seat", 10) or 10
+        pool_leds = getattr(layout, "pool_leds", 10) or 10
+        self.client.set_state(display_state(snapshot, per_seat, pool_leds))
+
+    def _follow(self) -> None:
+        while not self._stop.is_set():
+            snap = self._sub.get(0.5)
+            if self._sub.dropped:  # fell behind: show the game as it is now
+                self._sub = self.session.subscribe()
+                snap = self.session.snapshot()
+            if snap is not None:
+                self._show(snap)
+            view = self.view()
+            if view != self._last_view:  # the link came or went, the device lit what it was sent
+                self._last_view = view
+                self.session.follower_changed()
+
+    def _buttons(self) -> None:
+        while not self._stop.is_set():
+            try:
+                press = self.client.buttons.get(timeout=0.5)
+            except queue.Empty:
+                continue
+            self.press(press.button, press.kind)
+
+    def press(self, button: int, kind: str) -> None:
+        """Do what a button press means (module docstring); a refusal is kept in the view."""
+        what = "nothing"
+        try:
+            if button == 0 and kind == "P":
+                what = "undo"
+                self.session.undo(source="button")
+            elif button == 0:
+                what = "nothing (long press on undo)"
+            elif kind == "P":
+                what = f"confirm (seat {button})"
+                self._confirm()
+            else:
+                what = f"seat {button} passes"
+                self._pass(button)
+            self.last_press = {"button": button, "kind": kind, "did": what, "refused": None}
+        except SessionError as exc:
+            self.last_press = {"button": button, "kind": kind, "did": what, "refused": str(exc)}
+            log.info("stone counter press %s%s refused: %s", button, kind, exc)
+        self.session.follower_changed()
+
+    def _confirm(self) -> None:
+        live = (self.session.snapshot().get("live") or {})
+        question = live.get("question")
+        if question is not None and question.get("kind") == "confirm":
+            self.session.answer(0)
+        else:
+            self.session.submit({"type": "confirm"}, source="button")
+
+    def _pass(self, seat: int) -> None:
+        legal = self.session.snapshot()["manual"]["legal"]
+        mine = [item["event"] for item in legal if item.get("seat") == seat]
+        for wanted in ({"type": "pass"}, {"type": "no-claim"}, {"type": "declare", "play": False}):
+            for ev in mine:
+                if all(ev.get(k) == v for k, v in wanted.items()):
+                    self.session.submit(ev, source="button")
+                    return
+        raise SessionError(f"seat {seat} cannot pass now ({self.session.match.expecting()})", 409)
+
+    def view(self) -> dict[str, Any]:
+        """The link as plain JSON: connected, port, the device's firmware, the last problem, the last press."""
+        st = self.client.status()
+        out = {"connected": bool(st.connected), "port": st.port, "firmware": st.fw_version,
+               "error": st.last_error, "shown": bool(st.state_acked), "last_press": self.last_press,
+               "emulated": self.leds is not None}
+        if self.leds is not None:
+            out["leds"] = [f"#{r:02x}{g:02x}{b:02x}" for r, g, b in self.leds()]
+        return out

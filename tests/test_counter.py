@@ -1,0 +1,101 @@
+"""The stone counter in the game: the session's display on the device (the emulator on a pty, the
+real serial path) and its buttons as the session's undo, confirm and pass."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from firmware_bridge.client import StoneCounterClient
+from firmware_bridge.emulator import Emulator
+from firmware_bridge.protocol import DisplayState
+from fudaba.counter import BAGAJI_POINTS_PER_LED, HACHI_POINTS_PER_LED, CounterLink, display_state
+from fudaba.session import Session, Sessions
+from fudaba.store import Store
+from tests.test_session import enter_deal
+
+LONG = 10.0
+
+
+def wait(predicate: Callable[[], bool], timeout: float = LONG) -> bool:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if predicate():
+            return True
+        time.sleep(0.02)
+    return predicate()
+
+
+def snap(game: str, totals: list[int], seat: int | None = None, pool: int | None = None,
+         live: dict | None = None) -> dict:
+    return {"session": {"game": game}, "status": {"totals": totals, "expects": {"seat": seat}}, "pool": pool,
+            "results": [], "live": live}
+
+
+def test_the_display_maps_each_game_s_totals_to_the_strip() -> None:
+    assert display_state(snap("poka", [3, 1], seat=2, pool=6)) == DisplayState((3, 1), pool=6, turn=2)
+    hh = display_state(snap("hachi-hachi", [2 * HACHI_POINTS_PER_LED, -HACHI_POINTS_PER_LED, 999], seat=1))
+    assert hh.values == (2, -1, 10) and hh.turn == 1 and hh.pool == 0
+    # Bagaji: lowest total wins; green below the table's mean, red above
+    bj = display_state(snap("bagaji", [0, 3 * BAGAJI_POINTS_PER_LED, 6 * BAGAJI_POINTS_PER_LED]))
+    assert bj.values == (3, 0, -3) and bj.turn == 0
+    seven = display_state(snap("hachi-hachi", [0] * 7, seat=7))
+    assert len(seven.values) == 7 and seven.turn == 7
+    dim = display_state(snap("poka", [0, 0], live={"state": "out-of-sync"}))
+    assert dim.brightness < 255
+
+
+@pytest.fixture
+def linked(tmp_path: Path) -> Iterator[tuple[Session, CounterLink, Emulator]]:
+    session = Sessions(Store(tmp_path / "h.sqlite3")).create("poka", ["Aki", "Ben"])
+    emu = Emulator(seed=2).start()
+    link = CounterLink(session, StoneCounterClient(emu.port), leds=emu.framebuffer)
+    link.start()
+    try:
+        assert link.client.wait_connected(LONG)
+        yield session, link, emu
+    finally:
+        link.stop()
+        emu.stop()
+
+
+def test_the_counter_shows_the_game_and_its_buttons_undo_confirm_and_pass(linked) -> None:
+    session, link, emu = linked
+    enter_deal(session, random.Random(1))
+    seat = session.match.to_play()
+    assert wait(lambda: emu.state.turn == seat and len(emu.state.values) == 2)
+    assert wait(lambda: (session.snapshot()["counter"] or {}).get("connected"))
+    assert len(session.snapshot()["counter"]["leds"]) == len(emu.framebuffer())
+    # a seat's long press: that seat's pass (or no-claim) — here Poka's claims come first
+    legal_before = session.match.event_count
+    emu.press(seat, "L")
+    assert wait(lambda: session.match.event_count == legal_before + 1)
+    assert session.lines[-1]["source"] == "button" and session.lines[-1]["type"] in ("pass", "no-claim")
+    # the undo button takes it back
+    emu.press(0, "P")
+    assert wait(lambda: session.match.event_count == legal_before)
+    assert session.lines[-1] == {**session.lines[-1], "type": "undo", "source": "button"}
+    # a seat's short press confirms the last event
+    emu.press(1, "P")
+    assert wait(lambda: session.lines[-1]["type"] == "confirm")
+    assert session.lines[-1]["source"] == "button"
+    # presses the rules refuse change nothing and say why (seat 5 of a two-player game)
+    n = session.seq
+    emu.press(5, "L")
+    assert wait(lambda: (link.last_press or {}).get("button") == 5)
+    assert "seat 5 cannot pass now" in link.last_press["refused"] and session.seq == n
+    # each press did exactly one thing, in the order pressed
+    sources = [line["type"] for line in session.lines if line["source"] == "button"]
+    assert sources[0] in ("pass", "no-claim") and sources[1:] == ["undo", "confirm"]
+
+
+def test_undo_with_nothing_to_undo_is_refused_not_lost(linked) -> None:
+    session, link, emu = linked
+    emu.press(0, "P")
+    assert wait(lambda: link.last_press is not None)
+    assert "nothing to undo" in link.last_press["refused"] or "only 0 applied" in link.last_press["refused"]
+    assert session.seq == 0
