@@ -124,6 +124,7 @@ def test_a_manual_round_of_each_game_to_its_settlement(server: str, browser: obj
     totals = [int(x) for x in page.locator("td.total").all_inner_texts()]
     assert totals == list(changes)
     assert page.locator("#chart svg polyline").count() == seats  # the running totals, a line per seat
+    assert "null" not in page.inner_text("body") and "undefined" not in page.inner_text("body")
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"manual-{game}.png"), full_page=True)
     assert errors == []
@@ -198,6 +199,7 @@ def test_fudaba_demo_shows_the_first_moves_and_scores_arrive_live(browser: objec
         # the emulated stone counter is linked and its LEDs are drawn
         page.wait_for_function("document.querySelectorAll('#counter .strip .led').length > 0")
         page.wait_for_function("document.querySelector('#counter .counter-link').textContent.includes('connected (')")
+        assert "null" not in page.inner_text("body") and "undefined" not in page.inner_text("body")
         ARTIFACTS.mkdir(exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / "demo.png"), full_page=True)
         assert errors == []

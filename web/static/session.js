@@ -20,10 +20,10 @@ function render(s) {
   if (STATE && s.seq < STATE.seq) return;          // an older snapshot than the one shown
   STATE = s;
   const st = s.status, exp = st.expects;
-  document.getElementById("expects").replaceChildren(
+  document.getElementById("expects").replaceChildren(...[
     el("strong", {}, st.over ? t("over") : exp.text),
     exp.seat ? el("span", {class: "turn"}, ` — ${seatName(exp.seat)}`) : null,
-    s.clock ? el("span", {class: "clock", id: "clock"}) : null);
+    s.clock ? el("span", {class: "clock", id: "clock"}) : null].filter(Boolean));
   tickClock();
   // scoreboard
   const lead = new Set(s.leaders);
@@ -113,13 +113,13 @@ function renderCounter(c) {
   box.hidden = !c;
   if (!c) return;
   const p = c.last_press;
-  box.replaceChildren(
+  box.replaceChildren(...[
     el("p", {class: "counter-link"}, el("strong", {}, t("counter")),
       c.connected ? t("counter-on", {port: c.port}) : t("counter-off") + (c.error ? ` — ${c.error}` : ""),
       c.emulated ? t("emulated") : null),
     c.leds ? el("div", {class: "strip", "aria-hidden": "true"}, c.leds.map(col => el("span", {class: "led", style: `background:${col}`}))) : null,
     p ? el("p", {class: "press"}, t("pressed", {button: p.button, kind: p.kind, did: p.did}),
-      p.refused ? t("refused", {why: p.refused}) : null) : null);
+      p.refused ? t("refused", {why: p.refused}) : null) : null].filter(Boolean));
 }
 
 // Bagaji's session clock: minutes since the match started, against its limit.
