@@ -2,7 +2,11 @@
 
 Rules (PROTOCOL.md "Handshake and recovery"):
 
-* Open the port (given, or found by USB id), wait up to ``banner_timeout`` seconds for ``BOOT``,
+* Open the port for this program alone (an exclusive lock; another program holding it is
+  reported as "in use"). Without a port, try each port with a stone counter's USB id and keep the
+  first that answers ``HELLO`` as one (``ports.candidates``; one that does not is not opened again
+  while it stays plugged in).
+* Wait up to ``banner_timeout`` seconds for ``BOOT``,
   send ``HELLO`` and check the protocol version, then send the whole state with ``SET``.
 * One host frame is in flight at a time; an unanswered one is resent every ``retry_interval``
   seconds, ``tries`` sends in all; then the link is broken: close, reopen after a back-off of
@@ -21,6 +25,7 @@ the ``firmware_bridge.client`` logger; the thread keeps going.
 from __future__ import annotations
 
 import contextlib
+import errno
 import logging
 import os
 import queue
@@ -32,7 +37,8 @@ from dataclasses import dataclass, field
 
 import serial
 
-from firmware_bridge.ports import DEFAULT_USB_IDS, find_device
+from firmware_bridge import ports
+from firmware_bridge.ports import DEFAULT_USB_IDS
 from firmware_bridge.protocol import (
     MAX_DEVICE_FRAME,
     MAX_SEQ,
@@ -104,6 +110,19 @@ class ClientStatus:
 
 class LinkBroken(Exception):
     """The device stopped answering, or its port failed: reopen with back-off."""
+
+
+class _NotACounter(LinkBroken):
+    """The port answered no ``HELLO`` as a stone counter does (silent, or something else)."""
+
+
+_SERVED, _NOT_A_COUNTER, _FAILED = "served", "not a stone counter", "failed"
+
+
+def _is_lock_error(exc: BaseException) -> bool:
+    """Whether opening failed because another program holds the port's lock."""
+    errno_ = getattr(exc, "errno", None)
+    return errno_ in (errno.EAGAIN, errno.EWOULDBLOCK, errno.EBUSY) or "lock" in str(exc).lower()
 
 
 class _Rehandshake(Exception):
@@ -215,6 +234,7 @@ class StoneCounterClient:
         self._last_error: str | None = None
 
         self._seq = 0
+        self._rejected: set[tuple[object, ...]] = set()
         self._seen: set[tuple[int, int]] = set()
         self._seen_order: deque[tuple[int, int]] = deque()
         self._stop = threading.Event()
@@ -342,41 +362,92 @@ class StoneCounterClient:
     def _run(self) -> None:
         backoff = BACKOFF_FIRST
         while not self._stop.is_set():
-            path = self._port or find_device(self._usb_ids)
-            if path is None:
-                ids = ", ".join(f"{v:04X}:{p:04X}" for v, p in self._usb_ids)
-                self._error(f"no stone counter found (no serial port with USB id {ids})")
-            else:
+            if self._port is not None:
                 with self._cond:
-                    self._port_used = path
-                if self._connect(path):
+                    self._port_used = self._port
+                if self._connect(self._port) == _SERVED:
                     backoff = BACKOFF_FIRST
+            elif self._probe_candidates():
+                backoff = BACKOFF_FIRST
             if self._stop.wait(backoff):
                 break
             backoff = min(backoff * 2, BACKOFF_MAX)
 
-    def _connect(self, path: str) -> bool:
-        """One connection: open, handshake, serve; True when a handshake succeeded."""
+    def _probe_candidates(self) -> bool:
+        """Auto-detection: try each port with a stone counter's USB id until one answers ``HELLO``
+        (then serve it until its link breaks). A port that answered no ``HELLO`` (a 3D printer,
+        a board with other firmware) is not opened again while it stays plugged in. True when
+        a stone counter was served."""
+        listed = ports.candidates(self._usb_ids)
+        self._rejected &= {p.key for p in listed}  # unplugged: may be something else next time
+        tried: list[str] = []
+        for port in listed:
+            if self._stop.is_set():
+                return False
+            if port.key in self._rejected:
+                continue
+            with self._cond:
+                self._port_used = port.device
+            outcome = self._connect(port.device)
+            if outcome == _SERVED:
+                return True
+            if outcome == _NOT_A_COUNTER:
+                log.info("stone counter: %s (%s) is not one; not trying it again", port.device, port.usb_id)
+                self._rejected.add(port.key)
+            tried.append(port.device)
+        ids = ", ".join(f"{v:04X}:{p:04X}" for v, p in self._usb_ids)
+        if not listed:
+            self._error(f"no stone counter found (no serial port with USB id {ids})")
+        elif not tried:
+            skipped = ", ".join(p.device for p in listed)
+            self._error(
+                f"no stone counter found: {skipped} did not answer HELLO as a stone counter"
+                " (give the port explicitly, or unplug and plug it in again)"
+            )
+        return False
+
+    def _open(self, path: str) -> serial.SerialBase:
+        """Opens ``path`` for this program alone (an exclusive lock on POSIX; Windows ports are
+        exclusive anyway), so that a second program cannot break the link by reading from it."""
+        kwargs: dict[str, object] = {"baudrate": self._baudrate, "timeout": 0, "write_timeout": 1.0}
+        if "://" not in path:
+            kwargs["exclusive"] = True
+        return serial.serial_for_url(path, **kwargs)
+
+    def _connect(self, path: str) -> str:
+        """One connection: open, handshake, serve. Returns ``_SERVED`` when a handshake
+        succeeded, ``_NOT_A_COUNTER`` when the port answered no ``HELLO`` as a stone counter, else
+        ``_FAILED`` (could not open, in use, broke before the handshake)."""
         try:
-            ser = serial.serial_for_url(path, baudrate=self._baudrate, timeout=0, write_timeout=1.0)
+            ser = self._open(path)
         except (serial.SerialException, OSError, ValueError) as exc:
-            self._error(f"cannot open {path}: {exc}")
-            return False
+            if _is_lock_error(exc):
+                self._error(
+                    f"{path} is in use by another program (another fudaba, the Arduino IDE's"
+                    " Serial Monitor, a terminal): close it; only one program can talk to the"
+                    " stone counter"
+                )
+            else:
+                self._error(f"cannot open {path}: {exc}")
+            return _FAILED
         link = _Link(ser, path, self._wake_r)
         with self._cond:
             self._boot = None  # another device, or the same one reset, until BOOT or HELLO says
-        shook = False
+        outcome = _FAILED
         try:
             self._await_banner(link)
             while not self._stop.is_set():
                 try:
                     self._handshake(link)
-                    shook = True
+                    outcome = _SERVED
                     self._serve(link)
                 except _Rehandshake:
                     self._set_connected(False)
                     continue
                 break
+        except _NotACounter as exc:
+            outcome = _NOT_A_COUNTER
+            self._error(f"{path}: {exc}")
         except LinkBroken as exc:
             self._error(f"{path}: {exc}")
         except (serial.SerialException, OSError) as exc:
@@ -385,7 +456,7 @@ class StoneCounterClient:
             self._set_connected(False)
             with contextlib.suppress(Exception):
                 ser.close()
-        return shook
+        return outcome
 
     # ------------------------------------------------------------------ frames in
     def _receive(self, link: _Link, timeout: float) -> Frame | None:
@@ -469,9 +540,14 @@ class StoneCounterClient:
         raise LinkBroken("stopped")
 
     def _handshake(self, link: _Link) -> None:
-        reply = self._exchange(link, _Pending("HELLO", (seq := self._next_seq()), hello_body(seq)))
+        try:
+            reply = self._exchange(link, _Pending("HELLO", (seq := self._next_seq()), hello_body(seq)))
+        except LinkBroken as exc:
+            if self._stop.is_set() or isinstance(exc, _NotACounter):
+                raise
+            raise _NotACounter(f"{exc}: not a stone counter?") from None
         if not reply.is_hello_reply:
-            raise LinkBroken(f"HELLO answered with {reply.body!r}: not a stone counter?")
+            raise _NotACounter(f"HELLO answered with {reply.body!r}: not a stone counter?")
         fw, proto, boot = str(reply.args[0]), int(reply.args[1]), int(reply.args[2])
         with self._cond:
             self._fw, self._proto, self._boot = fw, proto, boot

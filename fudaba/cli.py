@@ -216,23 +216,33 @@ def cmd_device_test(args: argparse.Namespace) -> tuple[str, int]:
     import queue
     import time
 
+    from firmware_bridge import ports
     from firmware_bridge.client import StoneCounterClient
-    from firmware_bridge.ports import find_device
 
-    port = args.port or find_device()
+    port = args.port
     if port is None:
-        raise BadInput(
-            "no stone counter found: no serial port has a known USB id"
-            " (`fudaba device list` shows the ports); give its PORT"
-        )
-    if "://" not in port and not os.path.exists(port):
+        found = ports.candidates()
+        if not found:
+            raise BadInput(
+                "no stone counter found: no serial port has a known USB id"
+                " (`fudaba device list` shows the ports); give its PORT"
+            )
+        # Each candidate is opened and asked HELLO in turn (up to the banner wait and three
+        # HELLOs each); the first stone counter to answer is used.
+        wait = len(found) * (args.banner_timeout + 1.5) + 1.0
+        where = ", ".join(p.device for p in found)
+    elif "://" not in port and not os.path.exists(port):
         raise BadInput(f"no such port: {port}")
+    else:
+        wait = args.banner_timeout + 2.0
+        where = port
     client = StoneCounterClient(port, banner_timeout=args.banner_timeout)
     client.start()
     try:
-        if not client.wait_connected(args.banner_timeout + 2.0):
-            raise BadInput(f"no stone counter answered on {port}: {client.status().last_error}")
+        if not client.wait_connected(wait):
+            raise BadInput(f"no stone counter answered on {where}: {client.status().last_error}")
         st = client.status()
+        port = st.port
         lay = st.layout
         _say(
             f"stone counter on {port}: firmware {st.fw_version}, protocol {st.proto_version},"

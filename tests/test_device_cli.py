@@ -49,7 +49,7 @@ def test_device_test_absent_port_exits_2(capsys, tmp_path):
 
 
 def test_device_test_without_a_device_exits_2(capsys, monkeypatch):
-    monkeypatch.setattr(ports, "find_device", lambda usb_ids=ports.DEFAULT_USB_IDS: None)
+    monkeypatch.setattr(ports, "candidates", lambda usb_ids=ports.DEFAULT_USB_IDS: [])
     code, out, err = run(capsys, "device", "test")
     assert code == 2 and out == ""
     assert "no stone counter found" in err and "device list" in err
