@@ -251,12 +251,19 @@ def cmd_device_test(args: argparse.Namespace) -> tuple[str, int]:
         if lay is not None:
             _say(
                 f"layout: {lay.seats} seats x {lay.leds_per_seat} LEDs, {lay.pool_leds} pool LEDs,"
-                f" 1 status LED ({lay.led_count} in all), brightness limit {lay.max_brightness}"
+                f" 1 status LED ({lay.led_count} in all), brightness limit {lay.max_brightness},"
+                f" current budget {lay.power_limit_ma} mA"
             )
         client.set_test(True)
         if not client.wait_test_acked(3.0):
             raise BadInput(f"the stone counter on {port} did not confirm TEST: {client.status().last_error}")
-        _say(f"every LED lit white; press the buttons ({args.seconds:g} s, Ctrl-C to stop)")
+        white = ""
+        if lay is not None:
+            from firmware_bridge.protocol import estimated_ma, render
+
+            leds = render(lay, lay.initial_state(), link_alive=True, test=True)
+            white = f" at level {leds[0][0]} of 255 (about {estimated_ma(leds):.0f} mA)"
+        _say(f"every LED lit white{white}; press the buttons ({args.seconds:g} s, Ctrl-C to stop)")
         deadline = time.monotonic() + args.seconds
         try:
             while (left := deadline - time.monotonic()) > 0:
@@ -284,7 +291,12 @@ def cmd_device_emulate(args: argparse.Namespace) -> tuple[str, int]:
     from firmware_bridge.emulator import Emulator, Faults
     from firmware_bridge.protocol import Layout
 
-    layout = Layout(args.seats, args.leds_per_seat, args.pool, args.max_brightness)
+    try:
+        layout = Layout(
+            args.seats, args.leds_per_seat, args.pool, args.max_brightness, args.power_limit
+        )
+    except ValueError as exc:
+        raise BadInput(str(exc)) from None
     faults = Faults(drop=args.drop, corrupt=args.corrupt, delay=args.delay)
     emu = Emulator(layout, to_device=faults, to_host=faults, reset_on_open=args.reset_on_open)
     emu.start()
@@ -346,6 +358,9 @@ def _add_device_parser(sub: Any) -> None:
     p.add_argument("--leds-per-seat", type=int, default=10)
     p.add_argument("--pool", type=int, default=10, help="pool LEDs")
     p.add_argument("--max-brightness", type=int, default=64)
+    p.add_argument(
+        "--power-limit", type=int, default=450, help="current budget of the strip in mA (default 450)"
+    )
     p.add_argument("--drop", type=_probability, default=0.0, help="drop probability per frame")
     p.add_argument("--corrupt", type=_probability, default=0.0, help="corruption probability")
     p.add_argument("--delay", type=_probability, default=0.0, help="delay probability (<= 0.3 s)")

@@ -93,13 +93,15 @@ class CounterLink:
             t.start()
             self._threads.append(t)
 
-    def stop(self) -> None:
-        """Stop following and close the device."""
+    def stop(self, close_client: bool = True) -> None:
+        """Stop following (and close the device unless ``close_client`` is False: another session
+        is to use it)."""
         self._stop.set()
         self.session.unsubscribe(self._sub)
         for t in self._threads:
             t.join(5)
-        self.client.stop()
+        if close_client:
+            self.client.stop()
 
     def _show(self, snapshot: dict[str, Any]) -> None:
         layout = getattr(self.client.status(), "layout", None)
@@ -176,3 +178,40 @@ class CounterLink:
         if self.leds is not None:
             out["leds"] = [f"#{r:02x}{g:02x}{b:02x}" for r, g, b in self.leds()]
         return out
+
+
+class CounterHub:
+    """A server's one stone counter: it shows one session at a time, the last one attached (a new
+    game, or one a player puts on it from its page)."""
+
+    def __init__(self, client: Any, leds: Any = None, emulator: Any = None) -> None:
+        self.client = client
+        self.leds = leds
+        self.emulator = emulator
+        self.link: CounterLink | None = None
+        self._lock = threading.Lock()
+
+    def attach(self, session: Session) -> None:
+        """Show ``session`` on the counter from now on (its buttons act on it)."""
+        with self._lock:
+            if self.link is not None and self.link.session is session:
+                return
+            old, self.link = self.link, None
+            if old is not None:
+                old.stop(close_client=False)
+                old.session.attach_counter(None)
+                old.session.follower_changed()
+            self.link = CounterLink(session, self.client, self.leds)
+            self.link.start()
+            session.follower_changed()
+
+    def close(self) -> None:
+        """Stop showing, close the device (and stop an emulated one)."""
+        with self._lock:
+            if self.link is not None:
+                self.link.stop()
+                self.link = None
+            else:
+                self.client.stop()
+            if self.emulator is not None:
+                self.emulator.stop()

@@ -15,8 +15,9 @@ open.
 into the data folder on first start: 850 frames, about three minutes on two cores), followed live
 at real time with no confirmations, in its own history (``demo.sqlite3`` beside the default one),
 shown on an emulated stone counter whose LEDs the page draws (``--no-counter``: without it).
-``fudaba run --camera … --counter PORT`` shows the camera session on a real one (``auto``: found
-by its USB id); its buttons undo, confirm and pass (:mod:`fudaba.counter`).
+``fudaba run --counter PORT`` shows games on a real one (``auto``: found by its USB id): the camera
+session, else each new game or the one a player puts on it from its page; its buttons undo,
+confirm and pass (:mod:`fudaba.counter`).
 
 The cookie-signing key is kept beside the history (``secret.key``, made on first run, readable by
 this user only), so a restart does not sign everyone out. Card faces come from the art shipped in
@@ -91,13 +92,14 @@ def lan_addresses() -> list[str]:
     return sorted(a for a in found if not a.startswith("127."))
 
 
-def build(data: Path, pin: str | None, join_urls: tuple[str, ...] = ()):  # noqa: ANN201 - a Flask app
-    """The dashboard app over the history ``data``; ``join_urls``: the addresses phones can open."""
+def build(data: Path, pin: str | None, join_urls: tuple[str, ...] = (), counter: Any = None):  # noqa: ANN201
+    """The dashboard app over the history ``data``; ``join_urls``: the addresses phones can open;
+    ``counter``: the stone counter (:class:`fudaba.counter.CounterHub`) new games are shown on."""
     from web import WebConfig, create_app
 
     store = Store(data)
     config = WebConfig(secret_key=secret_key(data.parent), pin=pin, card_art=card_art_finder(),
-                       join_urls=join_urls)
+                       join_urls=join_urls, counter=counter)
     return create_app(config, Sessions(store))
 
 
@@ -137,23 +139,18 @@ def start_camera(sessions: Sessions, source: str, game_name: str, players: int |
     return session, feed
 
 
-def start_counter(session: Any, port: str | None, emulated: bool = False):  # noqa: ANN201
-    """A :class:`fudaba.counter.CounterLink` showing ``session`` on the stone counter at ``port``
-    (None: found by USB id), or on an emulated one (its LEDs shown on the page); started."""
+def counter_hub(port: str | None, emulated: bool = False):  # noqa: ANN201
+    """The server's stone counter (:class:`fudaba.counter.CounterHub`) at ``port`` (None: found by
+    USB id), or an emulated one whose LEDs the page draws."""
     from firmware_bridge.client import StoneCounterClient
-    from fudaba.counter import CounterLink
+    from fudaba.counter import CounterHub
 
-    emulator = None
     if emulated:
         from firmware_bridge.emulator import Emulator
 
         emulator = Emulator().start()
-        port = emulator.port
-    link = CounterLink(session, StoneCounterClient(port), leds=emulator.framebuffer if emulator else None)
-    link.start()
-    if emulator is not None:
-        link.emulator = emulator  # type: ignore[attr-defined]
-    return link
+        return CounterHub(StoneCounterClient(emulator.port), leds=emulator.framebuffer, emulator=emulator)
+    return CounterHub(StoneCounterClient(port))
 
 
 def cmd_run(args: argparse.Namespace) -> tuple[str, int]:
@@ -206,8 +203,8 @@ def _options(pairs: list[str]) -> dict[str, str]:
 def serve(data: Path, host: str, port: int, browser: bool, camera: dict | None, command: str,
           counter: str | None = None) -> tuple[str, int]:
     """Serve the dashboard over the history ``data`` (and a camera session) until Ctrl-C.
-    ``counter``: show the camera session on the stone counter at that port ("": found by USB id;
-    "emulated": an emulated one, its LEDs on the page)."""
+    ``counter``: the stone counter at that port ("": found by USB id; "emulated": an emulated one,
+    its LEDs on the page) shows the camera session, or each new game."""
     import waitress
 
     local = host in ("127.0.0.1", "localhost", "::1")
@@ -220,10 +217,13 @@ def serve(data: Path, host: str, port: int, browser: bool, camera: dict | None, 
     except OSError as exc:
         raise ValueError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
     join = () if local else tuple(f"http://{a}:{server.effective_port}/" for a in (lan_addresses() or [host]))
+    hub = None if counter is None else counter_hub(counter or None, emulated=counter == "emulated")
     try:
-        app = holder["app"] = build(data, pin, join)
+        app = holder["app"] = build(data, pin, join, hub)
     except StoreError as exc:
         server.close()
+        if hub is not None:
+            hub.close()
         raise ValueError(str(exc)) from None
     url = f"http://{'127.0.0.1' if local else host}:{server.effective_port}/"
     feed = None
@@ -232,11 +232,12 @@ def serve(data: Path, host: str, port: int, browser: bool, camera: dict | None, 
             session, feed = start_camera(app.extensions["fudaba"]["sessions"], **camera)
         except ValueError:
             server.close()
+            if hub is not None:
+                hub.close()
             raise
         url += f"session/{session.id}"
-    link = None
-    if counter is not None and camera is not None:
-        link = start_counter(session, counter or None, emulated=counter == "emulated")
+        if hub is not None:
+            hub.attach(session)
     print(f"fudaba: history in {data}", flush=True)
     print(f"fudaba: dashboard at {url}", flush=True)
     if not local:
@@ -252,10 +253,8 @@ def serve(data: Path, host: str, port: int, browser: bool, camera: dict | None, 
     finally:
         if feed is not None:
             feed.stop()
-        if link is not None:
-            link.stop()
-            if getattr(link, "emulator", None) is not None:
-                link.emulator.stop()
+        if hub is not None:
+            hub.close()
         server.close()
     return "", 0
 
@@ -280,8 +279,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
     p.add_argument("--no-confirm", action="store_true",
                    help="with --camera: commit claims and settlements without waiting for a tap on confirm")
     p.add_argument("--counter", metavar="PORT",
-                   help="with --camera: show the game on the LED stone counter at PORT (auto: found by USB id); "
-                        "its buttons undo, confirm and pass")
+                   help="show the game on the LED stone counter at PORT (auto: found by USB id): the camera's "
+                        "game, else each new game or the one put on it from its page; its buttons undo, confirm, pass")
     p.set_defaults(func=cmd_run)
 
     p = sub.add_parser("demo", help="the dashboard following a bundled rendered game live (renders it on first start)")

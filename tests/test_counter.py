@@ -99,3 +99,32 @@ def test_undo_with_nothing_to_undo_is_refused_not_lost(linked) -> None:
     assert wait(lambda: link.last_press is not None)
     assert "nothing to undo" in link.last_press["refused"] or "only 0 applied" in link.last_press["refused"]
     assert session.seq == 0
+
+
+def test_the_counter_shows_the_newest_game_or_the_one_put_on_it(tmp_path: Path) -> None:
+    from fudaba.serve import counter_hub
+    from tests.test_web import Browser
+    from web import WebConfig, create_app
+
+    hub = counter_hub(None, emulated=True)
+    try:
+        app = create_app(WebConfig(secret_key=b"k" * 32, counter=hub), Sessions(Store(tmp_path / "h.sqlite3")))
+        b = Browser(app.test_client())
+        first = b.post("/api/sessions", {"game": "poka", "players": ["a", "b"]}).json["id"]
+        assert hub.link is not None and hub.link.session.id == first
+        second = b.post("/api/sessions", {"game": "hachi-hachi", "players": ["a", "b", "c"]}).json["id"]
+        assert hub.link.session.id == second
+        assert b.get(f"/api/sessions/{first}/state").json["counter"] is None
+        assert wait(lambda: hub.emulator.state.values == (0, 0, 0))  # the three seats of the newest game
+        assert b.post(f"/api/sessions/{first}/counter").status_code == 200
+        assert hub.link.session.id == first and b.get(f"/api/sessions/{second}/state").json["counter"] is None
+        assert wait(lambda: len(hub.emulator.state.values) == 2)
+        assert b.get(f"/api/sessions/{first}/state").json["counter"]["emulated"] is True
+        assert "to-counter" in b.get(f"/session/{first}").get_data(as_text=True)
+    finally:
+        hub.close()
+    plain = Browser(create_app(WebConfig(secret_key=b"k" * 32), Sessions(Store(tmp_path / "p.sqlite3"))).test_client())
+    sid = plain.post("/api/sessions", {"game": "poka", "players": ["a", "b"]}).json["id"]
+    r = plain.post(f"/api/sessions/{sid}/counter")
+    assert r.status_code == 409 and "no stone counter" in r.json["error"]
+    assert "to-counter" not in plain.get(f"/session/{sid}").get_data(as_text=True)

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from flask import Flask
 
@@ -41,6 +42,8 @@ class WebConfig:
     """Wrong PINs allowed per address per minute before it must wait."""
     join_urls: tuple[str, ...] = ()
     """Addresses phones on the table's network can open (shown with a QR code on the home page)."""
+    counter: Any = None
+    """The stone counter (:class:`fudaba.counter.CounterHub`: ``attach(session)``), or None."""
 
 
 def create_app(config: WebConfig, sessions: Sessions) -> Flask:

@@ -17,6 +17,7 @@ Every error is ``{"error": "what and why"}`` with its status: 400 malformed, 401
   ``{"index", "deal": {"dealer"?, "face_up"}}`` (effective event ``index`` replaced, the later
   ones applied again) → ``{"seq"}``; ``GET /api/sessions/<id>/events/<index>/alternatives`` — what
   could have happened instead of event ``index`` (as the snapshot's ``manual``).
+* ``POST /api/sessions/<id>/counter`` — show this game on the stone counter (409 without one).
 * ``POST /api/sessions/<id>/answer`` ``{"choice": i}`` (the camera's open question),
   ``POST /api/sessions/<id>/table`` (the table as the camera sees it is right) → ``{"seq"}``.
 * ``GET /api/sessions/<id>/video.mjpeg`` — where a camera follows the game: the table top-down
@@ -95,7 +96,21 @@ def new_session() -> tuple[Response, int]:
     title = body.get("title")
     s = _sessions().create(body["game"], players, body.get("ruleset") or None, options,
                            title=title if isinstance(title, str) and title.strip() else None)
+    counter = current_app.extensions["fudaba"]["config"].counter
+    if counter is not None:
+        counter.attach(s)  # a new game goes on the stone counter
     return jsonify(id=s.id, url=url_for("pages.session_page", sid=s.id)), 201
+
+
+@bp.post("/api/sessions/<int:sid>/counter")
+def put_on_counter(sid: int) -> Response:
+    """Show this game on the stone counter (its buttons act on it from now on)."""
+    counter = current_app.extensions["fudaba"]["config"].counter
+    if counter is None:
+        raise SessionError("no stone counter is connected (start fudaba run with --counter PORT)", 409)
+    s = _session(sid)
+    counter.attach(s)
+    return jsonify(seq=s.seq)
 
 
 @bp.get("/api/sessions/<int:sid>/state")

@@ -51,7 +51,8 @@ def session_page(sid: int) -> Any:
         s = _ext()["sessions"].get(sid)
     except SessionError:
         abort(404, f"there is no session {sid}")
-    return render_template("session.html", sid=sid, title=s.title, family=decks()[s.header.deck].family)
+    return render_template("session.html", sid=sid, title=s.title, family=decks()[s.header.deck].family,
+                           counter=_ext()["config"].counter is not None)
 
 
 @bp.get("/pin")

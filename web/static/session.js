@@ -47,6 +47,8 @@ function render(s) {
     el("li", {class: l.seq === last ? "last" : "", value: l.seq}, l.text, l.source ? el("small", {}, ` · ${l.source}`) : null)));
   renderLive(s.live);
   renderCounter(s.counter);
+  const toCounter = document.getElementById("to-counter");
+  if (toCounter) toCounter.hidden = !!s.counter;
   renderManual(s.manual);
   renderEvents(s.events);
 }
@@ -242,6 +244,7 @@ document.getElementById("camera-view").addEventListener("toggle", ev => {
 document.getElementById("by-hand").addEventListener("toggle", ev =>
   document.getElementById("manual").classList.toggle("open", ev.target.open));
 document.addEventListener("fudaba-lang", () => { if (STATE) { const s = STATE; STATE = null; render(s); } });
+if (document.getElementById("to-counter")) document.getElementById("to-counter").onclick = () => act("POST", "counter");
 document.getElementById("undo").onclick = () => act("POST", "undo");
 document.getElementById("confirm").onclick = () => act("POST", "confirm");
 document.getElementById("filter").addEventListener("input", () => STATE && renderManual(STATE.manual));
