@@ -98,8 +98,10 @@ def build(data: Path, pin: str | None, join_urls: tuple[str, ...] = (), counter:
     from web import WebConfig, create_app
 
     store = Store(data)
+    from fudaba.setup import TableSetup
+
     config = WebConfig(secret_key=secret_key(data.parent), pin=pin, card_art=card_art_finder(),
-                       join_urls=join_urls, counter=counter)
+                       join_urls=join_urls, counter=counter, setup=TableSetup())
     return create_app(config, Sessions(store))
 
 
@@ -253,6 +255,7 @@ def serve(data: Path, host: str, port: int, browser: bool, camera: dict | None, 
     finally:
         if feed is not None:
             feed.stop()
+        app.extensions["fudaba"]["config"].setup.close()
         if hub is not None:
             hub.close()
         server.close()

@@ -33,7 +33,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     srv = waitress.create_server(app, host="127.0.0.1", port=0, threads=THREADS)
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()
-    yield f"http://127.0.0.1:{srv.effective_port}"  # the daemon thread ends with the test run
+    yield f"http://127.0.0.1:{srv.effective_port}"  # the server's daemon thread ends with the test run
+    app.extensions["fudaba"]["config"].setup.close()  # camera games started from a page: stop following
 
 
 @pytest.fixture(scope="module")
@@ -247,4 +248,22 @@ def test_switching_language_changes_the_page_and_stays_after_a_reload(server: st
     assert page.inner_text("#new-session button[type=submit]") == "Начать"
     page.select_option("#lang", "en")
     assert page.inner_text("#new-session button[type=submit]") == "Start"
+    assert errors == []
+
+
+def test_a_camera_game_set_up_on_the_home_page(server: str, browser: object, base_clip: Path) -> None:
+    errors: list[str] = []
+    page = new_page(browser, errors, viewport={"width": 1280, "height": 900})
+    page.goto(f"{server}/")
+    page.select_option("#game", "poka")
+    page.fill("#camera", str(base_clip))
+    page.click("#look")
+    page.wait_for_function("document.getElementById('look-status').textContent.includes('4 of 4 markers')",
+                           timeout=30_000)
+    assert page.evaluate("document.getElementById('look-picture').naturalWidth") > 0
+    page.click("#new-session button[type=submit]")
+    page.wait_for_url("**/session/*")
+    page.wait_for_selector("#live:not([hidden]) .camera")
+    page.wait_for_function("document.querySelectorAll('#log li').length >= 1", timeout=60_000)
+    assert "seat 2 deals" in page.inner_text("#log")
     assert errors == []

@@ -44,6 +44,9 @@ class WebConfig:
     """Addresses phones on the table's network can open (shown with a QR code on the home page)."""
     counter: Any = None
     """The stone counter (:class:`fudaba.counter.CounterHub`: ``attach(session)``), or None."""
+    setup: Any = None
+    """The camera side of setting up a table (:class:`fudaba.setup.TableSetup`: ``look``,
+    ``start``, ``mat``), or None where this server cannot use cameras."""
 
 
 def create_app(config: WebConfig, sessions: Sessions) -> Flask:

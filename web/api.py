@@ -5,7 +5,10 @@ Every error is ``{"error": "what and why"}`` with its status: 400 malformed, 401
 
 * ``GET /api/games`` — the games, their seat counts and rulesets.
 * ``GET /api/sessions`` — the history; ``POST /api/sessions`` ``{"game", "players": [names],
-  "ruleset"?, "options"?, "title"?}`` → 201 ``{"id", "url"}``.
+  "ruleset"?, "options"?, "title"?}`` → 201 ``{"id", "url"}``; with ``"camera": SOURCE`` (and
+  ``"deck"?``, ``"confirm"?``) the game is followed from that camera.
+* ``POST /api/camera/look`` ``{"source"}`` — what a camera shows before a game: the mat's markers
+  found and missing, a picture; ``GET /api/mat.pdf?game=G&players=N&paper=P`` — the printable mat.
 * ``GET /api/sessions/<id>/state`` — the snapshot (:meth:`fudaba.session.Session.snapshot`).
 * ``GET /api/sessions/<id>/stream`` — Server-Sent Events: ``event: state``, ``id:`` the record's
   ``seq``, ``data:`` the snapshot, at once (unless ``Last-Event-ID`` is the current ``seq`` and no camera
@@ -28,6 +31,7 @@ Every error is ``{"error": "what and why"}`` with its status: 400 malformed, 401
 
 from __future__ import annotations
 
+import base64
 import json
 import time
 from collections.abc import Iterator
@@ -94,12 +98,62 @@ def new_session() -> tuple[Response, int]:
     if not isinstance(options, dict):
         raise SessionError("options must be an object of option names and values", 400)
     title = body.get("title")
-    s = _sessions().create(body["game"], players, body.get("ruleset") or None, options,
-                           title=title if isinstance(title, str) and title.strip() else None)
+    camera = body.get("camera")
+    if camera is not None and (not isinstance(camera, str) or not camera.strip()):
+        raise SessionError("camera must be a source: a webcam number, a stream URL, a file or a folder", 400)
+    if camera:
+        setup = _setup()
+        if options:
+            raise SessionError("a camera game takes its ruleset's options (none may be set here)", 400)
+        try:
+            s = setup.start(_sessions(), camera.strip(), body["game"], [str(p) for p in players],
+                            body.get("ruleset") or None, body.get("deck") or None, bool(body.get("confirm", True)))
+        except ValueError as exc:
+            raise SessionError(str(exc), 400) from None
+    else:
+        s = _sessions().create(body["game"], players, body.get("ruleset") or None, options,
+                               title=title if isinstance(title, str) and title.strip() else None)
     counter = current_app.extensions["fudaba"]["config"].counter
     if counter is not None:
         counter.attach(s)  # a new game goes on the stone counter
     return jsonify(id=s.id, url=url_for("pages.session_page", sid=s.id)), 201
+
+
+def _setup() -> Any:
+    setup = current_app.extensions["fudaba"]["config"].setup
+    if setup is None:
+        raise SessionError("this server cannot use cameras", 409)
+    return setup
+
+
+@bp.post("/api/camera/look")
+def camera_look() -> Response:
+    """Look through a camera before a game: ``{"source"}`` → what it shows (frame size, the mat's
+    markers found and missing, a message) and ``picture``, a JPEG data URL with the markers outlined."""
+    source = _body().get("source")
+    if not isinstance(source, str) or not source.strip():
+        raise SessionError("say which camera: {\"source\": \"0\"} (a webcam number, a stream URL, a file)", 400)
+    look = _setup().look(source.strip())
+    out = look.to_json()
+    if look.jpeg is not None:
+        out["picture"] = "data:image/jpeg;base64," + base64.b64encode(look.jpeg).decode()
+    return jsonify(out)
+
+
+@bp.get("/api/mat.pdf")
+def mat() -> Response:
+    """The printable mat for ``game``, ``players`` and ``paper`` (a3, a4x4, letter)."""
+    game, paper = request.args.get("game", ""), request.args.get("paper", "a3")
+    try:
+        players = int(request.args.get("players", ""))
+    except ValueError:
+        raise SessionError("players must be a number", 400) from None
+    try:
+        data = _setup().mat(game, players, paper)
+    except ValueError as exc:
+        raise SessionError(str(exc), 400) from None
+    return Response(data, mimetype="application/pdf", headers={
+        "Content-Disposition": f'attachment; filename="fudaba-mat-{game}-{players}p-{paper}.pdf"'})
 
 
 @bp.post("/api/sessions/<int:sid>/counter")

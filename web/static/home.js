@@ -36,8 +36,10 @@ async function init() {
   document.getElementById("new-session").addEventListener("submit", async ev => {
     ev.preventDefault();
     const players = [...seats.querySelectorAll("input")].map(i => i.value);
+    const camera = document.getElementById("camera").value.trim();
     try {
-      const s = await api("POST", "/api/sessions", {game: gameSel.value, ruleset: rulesSel.value, players});
+      const s = await api("POST", "/api/sessions", {game: gameSel.value, ruleset: rulesSel.value, players,
+                                                    ...(camera ? {camera} : {})});
       location.href = s.url;
     } catch (e) { document.getElementById("new-error").textContent = e.message; }
   });
@@ -48,7 +50,25 @@ async function init() {
       location.href = s.url;
     } catch (e) { document.getElementById("import-error").textContent = e.message; }
   });
+  document.getElementById("look").onclick = look;
+  const mat = document.getElementById("mat-link");
+  const matUrl = () => `/api/mat.pdf?game=${encodeURIComponent(gameSel.value)}&players=${seatCount()}&paper=${document.getElementById("paper").value}`;
+  mat.addEventListener("click", ev => { ev.preventDefault(); location.href = matUrl(); });
   await loadHistory();
+}
+
+// Look through the camera before the game: a picture, and which of the mat's markers it sees.
+async function look() {
+  const status = document.getElementById("look-status"), pic = document.getElementById("look-picture");
+  const source = document.getElementById("camera").value.trim();
+  if (!source) { status.textContent = t("camera-ph"); return; }
+  status.textContent = t("looking");
+  try {
+    const r = await api("POST", "/api/camera/look", {source});
+    status.textContent = r.ok ? `${r.size[0]} × ${r.size[1]} · ${t("markers-seen", {n: r.markers.length})} — ${r.message}` : r.message;
+    status.className = r.ok && !r.missing.length ? "ok" : "error";
+    if (r.picture) { pic.src = r.picture; pic.hidden = false; } else pic.hidden = true;
+  } catch (e) { status.textContent = e.message; status.className = "error"; }
 }
 document.addEventListener("fudaba-lang", () => {
   seats.querySelectorAll(".seat-label").forEach(n => { n.textContent = t("seat-n", {n: n.dataset.n}); });

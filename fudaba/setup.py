@@ -1,0 +1,124 @@
+"""What the dashboard's setup needs from the camera side: a look through a camera before a game,
+a camera game started from the browser, and the printable mat.
+
+:class:`TableSetup` is handed to the web app (``WebConfig.setup``), so that ``web`` never imports
+``vision``:
+
+* :meth:`TableSetup.look` opens a source (a webcam number, a stream URL, a video file or an image
+  folder), reads a few frames (up to :data:`LOOK_FRAMES`, at most :data:`LOOK_SECONDS`) and says what
+  it sees: the frame size, the calibration markers found (ids 0-3 of the mat) and a JPEG of the last
+  frame with the markers outlined (green: found) — the preview and the markers' status;
+* :meth:`TableSetup.start` starts a camera game (:func:`fudaba.serve.start_camera`);
+* :meth:`TableSetup.mat` writes the printable mat (``fudaba mat``) and returns the PDF's bytes.
+"""
+
+from __future__ import annotations
+
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+LOOK_FRAMES = 8
+"""Frames a look reads (markers are searched on each; the last is shown)."""
+LOOK_SECONDS = 4.0
+"""Longest a look waits for those frames."""
+MARKER_IDS = (0, 1, 2, 3)
+
+
+@dataclass(frozen=True)
+class Look:
+    """What a source shows now."""
+
+    ok: bool
+    message: str
+    size: tuple[int, int] | None = None
+    markers: tuple[int, ...] = ()
+    """Mat markers (0-3) seen in at least one frame."""
+    jpeg: bytes | None = field(default=None, repr=False)
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain JSON form (without the picture)."""
+        return {"ok": self.ok, "message": self.message, "size": list(self.size) if self.size else None,
+                "markers": list(self.markers), "missing": [m for m in MARKER_IDS if m not in self.markers]}
+
+
+class TableSetup:
+    """The camera side of the dashboard's setup (module docstring)."""
+
+    def __init__(self) -> None:
+        self.feeds: list[Any] = []
+        """The live feeds of the camera games started here (stopped by :meth:`close`)."""
+
+    def close(self) -> None:
+        """Stop following every camera game started here."""
+        for feed in self.feeds:
+            feed.stop()
+
+    def look(self, source: str) -> Look:
+        """Open ``source``, read a few frames, find the markers; never raises for a bad source."""
+        import cv2
+
+        from vision.calibrate import find_markers
+        from vision.capture import CaptureError, open_source
+
+        try:
+            src = open_source(source)
+        except (CaptureError, ValueError) as exc:
+            return Look(False, str(exc))
+        seen: set[int] = set()
+        last = None
+        corners: dict[int, Any] = {}
+        try:
+            end = time.monotonic() + LOOK_SECONDS
+            for _ in range(LOOK_FRAMES):
+                frame = src.read(max(0.05, end - time.monotonic()))
+                if frame is None:
+                    break
+                last = frame.image
+                found = {k: v for k, v in find_markers(last).items() if k in MARKER_IDS}
+                seen.update(found)
+                corners = found
+                if time.monotonic() > end:
+                    break
+        finally:
+            src.close()
+        if last is None:
+            return Look(False, f"{source}: no picture came (is it in use, or switched off?)")
+        shown = last.copy()
+        for k, c in corners.items():
+            pts = c.reshape(-1, 1, 2).astype(int)
+            cv2.polylines(shown, [pts], True, (60, 200, 60), 4)
+            x, y = pts[0, 0]
+            cv2.putText(shown, str(k), (int(x), int(y) - 8), cv2.FONT_HERSHEY_SIMPLEX, 1.2, (60, 200, 60), 3)
+        scale = min(1.0, 800 / shown.shape[1])
+        if scale < 1:
+            shown = cv2.resize(shown, (800, int(shown.shape[0] * scale)), interpolation=cv2.INTER_AREA)
+        ok, data = cv2.imencode(".jpg", shown, [cv2.IMWRITE_JPEG_QUALITY, 80])
+        markers = tuple(sorted(seen))
+        if len(markers) == 4:
+            message = "all four markers of the mat are in view"
+        else:
+            missing = ", ".join(str(m) for m in MARKER_IDS if m not in markers)
+            message = f"markers {missing} not seen: the whole mat must be in view, flat and lit"
+        return Look(True, message, (last.shape[1], last.shape[0]), markers, data.tobytes() if ok else None)
+
+    def start(self, sessions: Any, source: str, game: str, names: list[str], ruleset: str | None,
+              deck: str | None = None, confirm: bool = True) -> Any:
+        """A camera game (a new session followed from ``source``); ValueError says what is wrong."""
+        from fudaba.serve import start_camera
+
+        session, feed = start_camera(sessions, source, game, len(names), names, ruleset, {}, deck, None,
+                                     confirm=confirm)
+        self.feeds.append(feed)
+        return session
+
+    def mat(self, game: str, players: int, paper: str) -> bytes:
+        """The printable mat's PDF (ValueError for a bad game, seat count or paper)."""
+        from vision.mat import mat_command
+
+        with tempfile.TemporaryDirectory() as tmp:
+            out = Path(tmp) / "mat.pdf"
+            mat_command(game, players, paper, None, str(out))
+            return out.read_bytes()
