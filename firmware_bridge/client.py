@@ -51,6 +51,7 @@ from firmware_bridge.protocol import (
     Rgb,
     encode_frame,
     hello_body,
+    other_protocol_hello,
     parse_frame,
     set_body,
 )
@@ -114,6 +115,17 @@ class LinkBroken(Exception):
 
 class _NotACounter(LinkBroken):
     """The port answered no ``HELLO`` as a stone counter does (silent, or something else)."""
+
+
+class _ProtocolMismatch(LinkBroken):
+    """A stone counter that speaks another protocol version (its ``HELLO`` reply says which)."""
+
+
+def _mismatch(fw: str, proto: int) -> str:
+    return (
+        f"the device speaks protocol {proto} (firmware {fw}); this host speaks"
+        f" {PROTOCOL_VERSION}: update the firmware (firmware_bridge/firmware/README.md) or the host"
+    )
 
 
 _SERVED, _NOT_A_COUNTER, _FAILED = "served", "not a stone counter", "failed"
@@ -466,6 +478,12 @@ class StoneCounterClient:
         try:
             return parse_frame(line, max_len=MAX_DEVICE_FRAME)
         except FrameError as exc:
+            other = other_protocol_hello(line)
+            if other is not None:
+                fw, proto = other
+                with self._cond:
+                    self._fw, self._proto = fw, proto
+                raise _ProtocolMismatch(_mismatch(fw, proto)) from None
             log.info("stone counter %s: dropped a malformed frame: %s: %r", link.path, exc, line[:80])
             return None
 
@@ -543,7 +561,7 @@ class StoneCounterClient:
         try:
             reply = self._exchange(link, _Pending("HELLO", (seq := self._next_seq()), hello_body(seq)))
         except LinkBroken as exc:
-            if self._stop.is_set() or isinstance(exc, _NotACounter):
+            if self._stop.is_set() or isinstance(exc, (_NotACounter, _ProtocolMismatch)):
                 raise
             raise _NotACounter(f"{exc}: not a stone counter?") from None
         if not reply.is_hello_reply:
@@ -553,10 +571,7 @@ class StoneCounterClient:
             self._fw, self._proto, self._boot = fw, proto, boot
             self._layout = reply.layout()
         if proto != PROTOCOL_VERSION:
-            raise LinkBroken(
-                f"the device speaks protocol {proto} (firmware {fw}); this host speaks"
-                f" {PROTOCOL_VERSION}: update the firmware or the host"
-            )
+            raise _ProtocolMismatch(_mismatch(fw, proto))
         with self._cond:
             self._connected = True
             self._refused_gen = 0

@@ -1,4 +1,4 @@
-"""Stone counter serial protocol, version 1: framing, CRC, parsing, display state and rendering.
+"""Stone counter serial protocol, version 2: framing, CRC, parsing, display state and rendering.
 
 The binding specification is ``firmware_bridge/PROTOCOL.md``; this module is its Python mirror, used
 by the host client, the emulator and the tests (and, through ``render``, to check the firmware's
@@ -19,8 +19,8 @@ import binascii
 import re
 from dataclasses import dataclass
 
-PROTOCOL_VERSION = 1
-FIRMWARE_VERSION = "1.0.0"
+PROTOCOL_VERSION = 2
+FIRMWARE_VERSION = "2.0.0"
 MAX_HOST_FRAME = 96
 """Longest host → device frame in bytes, ``$`` to ``\\n`` inclusive."""
 MAX_DEVICE_FRAME = 600
@@ -31,6 +31,12 @@ MAX_SEQ = 65535
 BUTTON_KINDS = ("P", "L")
 """``P``: a press released within 1 s; ``L``: held for 1 s."""
 NAK_REASONS = ("crc", "parse", "range", "unknown", "long")
+USB_POWER_LIMIT_MA = 450
+"""The default current budget of the strip: a USB port's 500 mA less about 50 mA for the board."""
+LED_IDLE_MA = 1
+"""The current model (PROTOCOL.md "Current budget"): each WS2812B draws about 1 mA when dark ..."""
+LED_CHANNEL_MA = 20
+"""... and about 20 mA more per colour channel at 255, in proportion to the channel's value."""
 
 GREEN = (0, 255, 0)
 RED = (255, 0, 0)
@@ -69,7 +75,9 @@ class Layout:
     pool_leds: int = 10
     """LEDs of the shared pool (0 for none)."""
     max_brightness: int = 64
-    """Brightness limit 0-255 that keeps the strip within a USB port's 500 mA."""
+    """Brightness ceiling 0-255: how bright the strip may look."""
+    power_limit_ma: int = USB_POWER_LIMIT_MA
+    """Current budget of the strip in mA; the device dims what it shows to stay within it."""
 
     def __post_init__(self) -> None:
         if not 1 <= self.seats <= MAX_SEATS:
@@ -80,6 +88,11 @@ class Layout:
             raise ValueError(f"pool_leds must be 0-255, not {self.pool_leds}")
         if not 0 <= self.max_brightness <= 255:
             raise ValueError(f"max_brightness must be 0-255, not {self.max_brightness}")
+        if not self.led_count * LED_IDLE_MA < self.power_limit_ma <= 65535:
+            raise ValueError(
+                f"power_limit_ma must exceed the strip's idle {self.led_count * LED_IDLE_MA} mA"
+                f" and be at most 65535, not {self.power_limit_ma}"
+            )
 
     @property
     def led_count(self) -> int:
@@ -136,7 +149,7 @@ class Frame:
     ``args`` holds the fields after the seq, typed per kind:
 
     * ``HELLO`` from the host: ``(proto,)``; from the device:
-      ``(fw, proto, boot, seats, leds_per_seat, pool_leds, max_brightness)``
+      ``(fw, proto, boot, seats, leds_per_seat, pool_leds, max_brightness, power_limit_ma)``
     * ``SET``: ``(brightness, turn, pool, v1, ..., vN)``
     * ``PING``, ``QUERY``, ``ACK``: ``()``
     * ``TEST``: ``("on",)`` or ``("off",)``
@@ -160,7 +173,7 @@ class Frame:
 
     @property
     def is_hello_reply(self) -> bool:
-        return self.kind == "HELLO" and len(self.args) == 7
+        return self.kind == "HELLO" and len(self.args) == 8
 
     def state(self) -> DisplayState:
         """The display state of a ``SET`` frame."""
@@ -173,8 +186,8 @@ class Frame:
         """The layout announced by a device's ``HELLO`` reply."""
         if not self.is_hello_reply:
             raise ValueError("only a device's HELLO reply carries a layout")
-        seats, lps, pool, maxb = (int(a) for a in self.args[3:])
-        return Layout(seats, lps, pool, maxb)
+        seats, lps, pool, maxb, power = (int(a) for a in self.args[3:])
+        return Layout(seats, lps, pool, maxb, power)
 
     def leds(self) -> tuple[Rgb, ...]:
         """The LED colours of an ``FB`` frame, in strip order."""
@@ -265,6 +278,25 @@ def _number(text: str, seq: int, name: str) -> None:
         raise FrameError("parse", seq, f"{name} {text!r} is not a decimal integer")
 
 
+def other_protocol_hello(line: bytes) -> tuple[str, int] | None:
+    """``(fw, proto)`` when ``line`` is a device's ``HELLO`` reply, CRC intact, from a protocol
+    version other than this one (whose other fields may differ): so that the host can say "update
+    the firmware" rather than "not a stone counter". Else None."""
+    text = _content(line)
+    star = text.rfind(b"*")
+    if not text.startswith(b"$HELLO,") or star < 0:
+        return None
+    body = text[1:star]
+    if text[star + 1 :] != f"{crc16(body):04X}".encode():
+        return None
+    fields = body.split(b",")
+    if len(fields) < 5 or not _VERSION.match(fields[2].decode("latin-1")):
+        return None
+    if not re.fullmatch(rb"[0-9]{1,3}", fields[3]) or int(fields[3]) == PROTOCOL_VERSION:
+        return None
+    return fields[2].decode("ascii"), int(fields[3])
+
+
 def _int(text: str, seq: int, lo: int, hi: int, name: str) -> int:
     if not _INT.match(text):
         raise FrameError("parse", seq, f"{name} {text!r} is not a decimal integer")
@@ -292,10 +324,10 @@ def _parse_fields(fields: list[str], seq_guess: int) -> Frame:
 def _args_hello(f: list[str], seq: int) -> tuple[int | str, ...]:
     if len(f) == 3:
         return (_int(f[2], seq, 0, 255, "proto"),)
-    _count(f, seq, 9)
+    _count(f, seq, 10)
     if not _VERSION.match(f[2]):
         raise FrameError("parse", seq, f"firmware version {f[2]!r}")
-    return (
+    args = (
         f[2],
         _int(f[3], seq, 0, 255, "proto"),
         _int(f[4], seq, 0, 65535, "boot"),
@@ -303,7 +335,13 @@ def _args_hello(f: list[str], seq: int) -> tuple[int | str, ...]:
         _int(f[6], seq, 1, 255, "leds_per_seat"),
         _int(f[7], seq, 0, 255, "pool_leds"),
         _int(f[8], seq, 0, 255, "max_brightness"),
+        _int(f[9], seq, 1, 65535, "power_limit_ma"),
     )
+    try:
+        Layout(*args[3:])  # type: ignore[arg-type]
+    except ValueError as exc:
+        raise FrameError("range", seq, str(exc)) from None
+    return args
 
 
 def _args_set(f: list[str], seq: int) -> tuple[int | str, ...]:
@@ -393,7 +431,7 @@ def set_body(seq: int, state: DisplayState) -> str:
 def hello_reply_body(seq: int, fw: str, proto: int, boot: int, layout: Layout) -> str:
     return (
         f"HELLO,{seq},{fw},{proto},{boot},{layout.seats},{layout.leds_per_seat},"
-        f"{layout.pool_leds},{layout.max_brightness}"
+        f"{layout.pool_leds},{layout.max_brightness},{layout.power_limit_ma}"
     )
 
 
@@ -483,6 +521,22 @@ def _scale(colour: Rgb, b: int) -> Rgb:
     return (colour[0] * b // 255, colour[1] * b // 255, colour[2] * b // 255)
 
 
+def power_level(layout: Layout, sum255: int) -> int:
+    """The highest level 0-255 that keeps LEDs whose unscaled channels add up to ``sum255`` within
+    the layout's current budget (the firmware's ``proto_power_level``, same integer arithmetic)."""
+    budget = layout.power_limit_ma - layout.led_count * LED_IDLE_MA
+    if budget <= 0:
+        return 0
+    if sum255 == 0:
+        return 255
+    return min(255, budget * 65025 // (LED_CHANNEL_MA * sum255))
+
+
+def estimated_ma(leds: tuple[Rgb, ...]) -> float:
+    """The current model: ``LED_IDLE_MA`` per LED plus ``LED_CHANNEL_MA`` per channel at 255."""
+    return len(leds) * LED_IDLE_MA + sum(sum(c) for c in leds) * LED_CHANNEL_MA / 255
+
+
 def render(
     layout: Layout,
     state: DisplayState,
@@ -494,20 +548,27 @@ def render(
 
     Seats (``leds_per_seat`` each), then the pool, then the status LED. ``blink_on`` is the "on"
     half-second of the link-lost blink. Under ``test`` every LED is white at ``max_brightness``.
-    Seats beyond the state's values are dark, turn colour included.
+    Seats beyond the state's values are dark, turn colour included. Then the current budget: the
+    level drops below ``min(brightness, max_brightness)`` where the estimated draw needs it
+    (the status LED counted lit in both blink phases, so the blink never dims the rest).
     """
     if test:
-        return (_scale(WHITE, layout.max_brightness),) * layout.led_count
-    b = min(state.brightness, layout.max_brightness)
-    leds: list[Rgb] = []
-    for seat in range(1, layout.seats + 1):
-        if seat > len(state.values):
-            leds.extend([OFF] * layout.leds_per_seat)
-            continue
-        v = state.values[seat - 1]
-        lit, colour = (v, GREEN) if v > 0 else (-v, RED)
-        rest = BLUE if state.turn == seat else OFF
-        leds.extend(colour if i < lit else rest for i in range(layout.leds_per_seat))
-    leds.extend(AMBER if i < state.pool else OFF for i in range(layout.pool_leds))
-    leds.append(GREEN if link_alive else (RED if blink_on else OFF))
-    return tuple(_scale(c, b) for c in leds)
+        leds = [WHITE] * layout.led_count
+        level = layout.max_brightness
+        status = 3 * 255
+    else:
+        level = min(state.brightness, layout.max_brightness)
+        leds = []
+        for seat in range(1, layout.seats + 1):
+            if seat > len(state.values):
+                leds.extend([OFF] * layout.leds_per_seat)
+                continue
+            v = state.values[seat - 1]
+            lit, colour = (v, GREEN) if v > 0 else (-v, RED)
+            rest = BLUE if state.turn == seat else OFF
+            leds.extend(colour if i < lit else rest for i in range(layout.leds_per_seat))
+        leds.extend(AMBER if i < state.pool else OFF for i in range(layout.pool_leds))
+        leds.append(GREEN if link_alive else (RED if blink_on else OFF))
+        status = 255
+    level = min(level, power_level(layout, sum(sum(c) for c in leds[:-1]) + status))
+    return tuple(_scale(c, level) for c in leds)

@@ -68,7 +68,8 @@ def test_device_test_lights_everything_and_reports_buttons(capsys):
         code, out, err = run(capsys, "device", "test", emu.port, "--seconds", "1.5")
         assert not emu.test  # back to the state
     assert code == 0, err
-    assert "firmware 1.0.0, protocol 1" in out and "91 in all" in out
+    assert "firmware 2.0.0, protocol 2" in out and "91 in all" in out
+    assert "current budget 450 mA" in out and "white at level 16 of 255 (about 434 mA)" in out
     assert "every LED lit white" in out
     assert "button 3 (seat 3): press" in out and "button 0 (undo): long press" in out
     assert out.rstrip().endswith("LEDs back to the state")

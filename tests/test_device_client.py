@@ -50,7 +50,7 @@ def test_handshake_status(emu):
         assert client.wait_connected(LONG)
         st = client.status()
         assert st.connected and st.port == emu.port
-        assert (st.fw_version, st.proto_version, st.boot) == ("1.0.0", 1, emu.boot)
+        assert (st.fw_version, st.proto_version, st.boot) == ("2.0.0", 2, emu.boot)
         assert st.layout == Layout()
         assert st.last_error is None and not st.state_acked  # no state set yet
     assert not client.status().connected
@@ -74,7 +74,7 @@ def test_state_set_and_framebuffer(emu):
         assert fb.leds == render(Layout(), state, link_alive=True)
         client.set_test(True)
         assert client.wait_test_acked(LONG) and emu.test
-        assert client.query_framebuffer(timeout=LONG).leds == ((64, 64, 64),) * 91
+        assert client.query_framebuffer(timeout=LONG).leds == ((16, 16, 16),) * 91  # 450 mA
         client.set_test(False)
         assert client.wait_test_acked(LONG) and not emu.test
 
@@ -139,8 +139,8 @@ def test_unplug_replug_reconnects_on_the_same_path(emu):
 
 
 def test_protocol_mismatch_is_an_error_shown_to_the_user():
-    with Emulator(proto=2) as emu, StoneCounterClient(emu.port) as client:
-        assert wait_until(lambda: "protocol 2" in (client.status().last_error or ""))
+    with Emulator(proto=1) as emu, StoneCounterClient(emu.port) as client:  # old firmware
+        assert wait_until(lambda: "protocol 1" in (client.status().last_error or ""))
         assert not client.status().connected
 
 
@@ -215,3 +215,45 @@ def test_query_after_silence_reports_link_lost(emu, monkeypatch):
         assert fb.link is False and fb.leds[-1] in ((64, 0, 0), (0, 0, 0))
         assert fb.leds[:3] == ((0, 64, 0), (0, 64, 0), (0, 0, 0))
         assert emu.link_alive  # the QUERY itself revived the link
+
+
+def test_firmware_of_protocol_1_is_told_to_update_not_called_a_stranger():
+    """A version 1 board answers HELLO with 9 fields, which version 2 cannot parse."""
+    import os
+    import threading
+    import tty
+
+    from firmware_bridge.protocol import encode_frame
+
+    master, slave = os.openpty()
+    tty.setraw(slave)
+    path = os.ttyname(slave)
+    stop = threading.Event()
+
+    def old_board():
+        buf = b""
+        while not stop.is_set():
+            try:
+                buf += os.read(master, 1024)
+            except OSError:
+                time.sleep(0.01)
+                continue
+            while b"\n" in buf:
+                line, buf = buf.split(b"\n", 1)
+                if line.startswith(b"$HELLO,"):
+                    seq = line.split(b",")[1].decode()
+                    os.write(master, encode_frame(f"HELLO,{seq},1.0.0,1,7,6,10,10,64"))
+
+    os.set_blocking(master, False)
+    thread = threading.Thread(target=old_board, daemon=True)
+    thread.start()
+    try:
+        with StoneCounterClient(path, banner_timeout=0.1) as client:
+            assert wait_until(lambda: "protocol 1 (firmware 1.0.0)" in (client.status().last_error or ""))
+            assert "update the firmware" in client.status().last_error
+            assert not client.status().connected
+    finally:
+        stop.set()
+        thread.join(timeout=5)
+        os.close(master)
+        os.close(slave)

@@ -10,6 +10,7 @@ from firmware_bridge.protocol import (
     MAX_DEVICE_FRAME,
     MAX_HOST_FRAME,
     NAK_REASONS,
+    USB_POWER_LIMIT_MA,
     DisplayState,
     Frame,
     FrameError,
@@ -19,8 +20,10 @@ from firmware_bridge.protocol import (
     decode_leds,
     encode_frame,
     encode_leds,
+    estimated_ma,
     frame_length,
     parse_frame,
+    power_level,
     render,
     set_body,
 )
@@ -181,9 +184,11 @@ def test_layout_check_and_range_naks():
 
 
 def test_hello_reply_layout_and_fb_leds():
-    reply = parse_frame(encode_frame("HELLO,1,1.0.0,1,7,8,10,10,64"))
+    reply = parse_frame(encode_frame("HELLO,1,2.0.0,2,7,8,10,10,64,450"))
     assert reply.is_hello_reply and reply.layout() == Layout()
-    assert reply.args[:3] == ("1.0.0", 1, 7)
+    assert reply.args[:3] == ("2.0.0", 2, 7)
+    external = parse_frame(encode_frame("HELLO,1,2.0.0,2,7,8,10,10,255,2000")).layout()
+    assert external == Layout(max_brightness=255, power_limit_ma=2000)
     fb = parse_frame(encode_frame("FB,5,1,00FF00FFA000"))
     assert fb.leds() == ((0, 255, 0), (255, 160, 0))
     assert decode_leds(encode_leds(((1, 2, 3), (254, 0, 171)))) == ((1, 2, 3), (254, 0, 171))
@@ -231,8 +236,9 @@ def test_render_turn_beyond_the_values_stays_dark():
 def test_render_test_mode_and_initial_state():
     layout = Layout()
     state = DisplayState((1,), brightness=10)
-    assert render(layout, state, True, test=True) == ((64, 64, 64),) * 91
-    assert render(layout, state, False, blink_on=False, test=True) == ((64, 64, 64),) * 91
+    # White at the most the 450 mA budget allows, below max_brightness 64 (see the budget tests).
+    assert render(layout, state, True, test=True) == ((16, 16, 16),) * 91
+    assert render(layout, state, False, blink_on=False, test=True) == ((16, 16, 16),) * 91
     initial = render(layout, layout.initial_state(), True)
     assert initial[:90] == ((0, 0, 0),) * 90 and initial[90] == (0, 64, 0)
 
@@ -343,3 +349,83 @@ def test_splitter_matches_the_firmware_receiver_on_random_streams(max_len):
                 assert frame_length(line) > max_len
             else:
                 assert line == buf + b"\n"
+
+
+# --------------------------------------------------------------------------- current budget
+def test_test_mode_stays_within_the_usb_current_budget():
+    """All white at 64 drew about 1.2 A from a 500 mA USB port (91 LEDs; 0.9 A for 71)."""
+    for seats in (6, 8):
+        layout = Layout(seats=seats)
+        leds = render(layout, layout.initial_state(), link_alive=True, test=True)
+        assert estimated_ma(leds) <= USB_POWER_LIMIT_MA == layout.power_limit_ma == 450
+        assert len(set(leds)) == 1 and leds[0][0] == leds[0][1] == leds[0][2] > 0
+        # as bright as the budget allows: one level more would exceed it
+        brighter = ((leds[0][0] + 1,) * 3,) * len(leds)
+        assert estimated_ma(brighter) > 450
+    unbudgeted = ((64, 64, 64),) * 91
+    assert estimated_ma(unbudgeted) > 1100  # what the issue measured
+
+
+def test_every_state_stays_within_the_budget_and_light_loads_are_untouched():
+    import random
+
+    rng = random.Random(37)
+    layouts = (
+        Layout(),
+        Layout(max_brightness=255),
+        Layout(max_brightness=255, power_limit_ma=2000),
+        Layout(seats=3, leds_per_seat=4, pool_leds=2, max_brightness=200),
+    )
+    for layout in layouts:
+        for _ in range(300):
+            n = rng.randint(1, layout.seats)
+            lps = layout.leds_per_seat
+            state = DisplayState(
+                tuple(rng.randint(-lps, lps) for _ in range(n)),
+                rng.randint(0, layout.pool_leds),
+                rng.randint(0, 8),
+                rng.randint(0, 255),
+            )
+            for link, blink in ((True, True), (False, True), (False, False)):
+                leds = render(layout, state, link, blink)
+                assert estimated_ma(leds) <= layout.power_limit_ma
+            # the blink never changes the rest of the strip
+            assert render(layout, state, False, True)[:-1] == render(layout, state, False, False)[:-1]
+    # A light load keeps the brightness asked for.
+    layout = Layout(max_brightness=255)
+    leds = render(layout, DisplayState((3, -2)), link_alive=True)
+    assert leds[0] == (0, 255, 0) and leds[10] == (255, 0, 0)
+    # Every seat and the pool full: dimmed from 64 to 47 on USB, to 250 of 255 on 2 A.
+    full = DisplayState((10,) * 8, pool=10, brightness=255)
+    assert render(Layout(), full, True)[0] == (0, 47, 0)
+    assert render(Layout(max_brightness=255, power_limit_ma=2000), full, True)[0] == (0, 250, 0)
+    assert power_level(Layout(), 0) == 255 and power_level(Layout(), 91 * 765) == 16
+
+
+def test_layout_refuses_a_budget_below_the_idle_draw():
+    with pytest.raises(ValueError):
+        Layout(power_limit_ma=91)
+    assert Layout(power_limit_ma=92).power_limit_ma == 92
+    with pytest.raises(FrameError) as err:
+        parse_frame(encode_frame("HELLO,1,2.0.0,2,7,8,10,10,64,91"))
+    assert err.value.reason == "range"
+
+
+def test_protocol_md_current_figures_are_true():
+    """The figures PROTOCOL.md gives for the default strip are what ``render`` does."""
+    text = (Path(__file__).resolve().parents[1] / "firmware_bridge" / "PROTOCOL.md").read_text()
+    layout = Layout()
+    white = render(layout, layout.initial_state(), True, test=True)
+    full = render(layout, DisplayState((10,) * 8, pool=10, brightness=255), True)
+    game = render(layout, DisplayState((10, 2, -5, 0, 3), pool=6, turn=4, brightness=255), True)
+    rows = [
+        (white, "| `TEST,on`: all white | {} | {} mA"),
+        (full, "| every seat full (80 green), pool full, status | {} | {} mA"),
+        (game, "| a game: 15 green, 5 red, a seat to act (10 blue), 6 amber, status | {} | {} mA"),
+    ]
+    for leds, row in rows:
+        level = max(max(c) for c in leds)
+        assert row.format(level, round(estimated_ma(leds))) in text
+    external = Layout(max_brightness=255, power_limit_ma=2000)
+    assert render(external, external.initial_state(), True, test=True)[0] == (89, 89, 89)
+    assert "all white then reaches level 89" in text

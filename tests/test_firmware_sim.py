@@ -28,6 +28,7 @@ from firmware_bridge.protocol import (  # noqa: E402
     Layout,
     decode_leds,
     encode_frame,
+    estimated_ma,
     parse_frame,
     render,
 )
@@ -197,7 +198,7 @@ def test_handshake_reports_versions_boot_and_layout(sim: Sim) -> None:
     try:
         st = client.status()
         assert st.connected and st.port == sim.port
-        assert (st.fw_version, st.proto_version) == ("1.0.0", 1)
+        assert (st.fw_version, st.proto_version) == ("2.0.0", 2)
         assert st.layout == LAYOUT
         # A fresh EEPROM reads 0xFFFF: boot 0 at power-up, 1 after the reset on open.
         assert st.boot == 1
@@ -217,6 +218,7 @@ STATES = [
     DisplayState(values=(1,), pool=3, turn=0, brightness=0),
     DisplayState(values=(1, -2, 3, -4, 5, -6, 7), pool=2, turn=7, brightness=255),  # Hachi-hachi
     DisplayState(values=(0, 1, 0, 2, 0, 3, -9, 10), pool=9, turn=8, brightness=200),  # Bagaji
+    DisplayState(values=(10,) * 8, pool=10, turn=0, brightness=255),  # dimmed to the budget
 ]
 
 
@@ -231,11 +233,15 @@ def test_set_state_reads_back_through_query_and_data_pin(sim: Sim) -> None:
             assert fb.link is True
             assert fb.leds == want
             assert sim.wait_strip(lambda leds, w=want: leds == w) == want
+            assert estimated_ma(want) <= 450
         client.set_test(True)
         assert client.wait_test_acked(WAIT)
         white = render(LAYOUT, STATES[-1], link_alive=True, test=True)
         assert client.query_framebuffer(timeout=WAIT).leds == white
-        sim.wait_strip(lambda leds: leds == white)
+        on_pin = sim.wait_strip(lambda leds: leds == white)
+        # What went out on the data pin stays within a USB port's budget (all white at 64 was
+        # about 1.2 A for these 91 LEDs).
+        assert estimated_ma(on_pin) <= LAYOUT.power_limit_ma == 450
         client.set_test(False)
         assert client.wait_test_acked(WAIT)
         assert client.query_framebuffer(timeout=WAIT).leds == render(LAYOUT, STATES[-1], True)

@@ -356,6 +356,7 @@ void proto_send_hello(proto_tx_t *tx, uint16_t seq, uint16_t boot, const proto_l
     tx_field_uint(tx, layout->leds_per_seat);
     tx_field_uint(tx, layout->pool_leds);
     tx_field_uint(tx, layout->max_brightness);
+    tx_field_uint(tx, layout->power_limit_ma);
     proto_tx_end(tx);
 }
 
@@ -389,16 +390,25 @@ uint16_t proto_led_count(const proto_layout_t *layout)
     return (uint16_t)(layout->seats * layout->leds_per_seat + layout->pool_leds + 1);
 }
 
-static uint8_t scale(uint8_t c, uint8_t b)
+uint8_t proto_power_level(const proto_layout_t *layout, uint32_t sum255)
 {
-    return (uint8_t)(((uint16_t)c * b) / 255);
+    uint16_t idle = (uint16_t)(proto_led_count(layout) * PROTO_LED_IDLE_MA);
+    uint32_t budget, level;
+    if (layout->power_limit_ma <= idle)
+        return 0;
+    if (sum255 == 0)
+        return 255;
+    budget = (uint32_t)(layout->power_limit_ma - idle);
+    /* budget * 65025 fits 32 bits for any uint16 budget; sum255 <= 97 LEDs * 765. */
+    level = budget * 65025UL / ((uint32_t)PROTO_LED_CHANNEL_MA * sum255);
+    return (uint8_t)(level > 255 ? 255 : level);
 }
 
-static uint8_t *put_led(uint8_t *grb, uint8_t r, uint8_t g, uint8_t b, uint8_t level)
+static uint8_t *put_led(uint8_t *grb, uint8_t r, uint8_t g, uint8_t b)
 {
-    grb[0] = scale(g, level);
-    grb[1] = scale(r, level);
-    grb[2] = scale(b, level);
+    grb[0] = g;
+    grb[1] = r;
+    grb[2] = b;
     return grb + 3;
 }
 
@@ -407,35 +417,51 @@ void proto_render(const proto_layout_t *layout, const proto_state_t *state, uint
 {
     uint8_t level = state->brightness < layout->max_brightness ? state->brightness
                                                                 : layout->max_brightness;
-    uint8_t seat, i;
-    uint16_t n;
+    uint8_t *p = grb;
+    uint8_t seat, i, cap;
+    uint16_t n, count = proto_led_count(layout);
+    uint32_t sum = 0;
 
+    /* Unscaled colours first. */
     if (test) {
-        for (n = proto_led_count(layout); n; n--)
-            grb = put_led(grb, 255, 255, 255, layout->max_brightness);
-        return;
-    }
-    for (seat = 0; seat < layout->seats; seat++) {
-        int8_t v = seat < state->count ? state->values[seat] : 0;
-        uint8_t lit = (uint8_t)(v < 0 ? -v : v);
-        uint8_t to_act = seat < state->count && state->turn == seat + 1;
-        for (i = 0; i < layout->leds_per_seat; i++) {
-            if (i < lit && v > 0)
-                grb = put_led(grb, 0, 255, 0, level);
-            else if (i < lit)
-                grb = put_led(grb, 255, 0, 0, level);
-            else if (to_act)
-                grb = put_led(grb, 0, 0, 64, level);
-            else
-                grb = put_led(grb, 0, 0, 0, level);
+        level = layout->max_brightness;
+        for (n = count; n; n--)
+            p = put_led(p, 255, 255, 255);
+    } else {
+        for (seat = 0; seat < layout->seats; seat++) {
+            int8_t v = seat < state->count ? state->values[seat] : 0;
+            uint8_t lit = (uint8_t)(v < 0 ? -v : v);
+            uint8_t to_act = seat < state->count && state->turn == seat + 1;
+            for (i = 0; i < layout->leds_per_seat; i++) {
+                if (i < lit && v > 0)
+                    p = put_led(p, 0, 255, 0);
+                else if (i < lit)
+                    p = put_led(p, 255, 0, 0);
+                else if (to_act)
+                    p = put_led(p, 0, 0, 64);
+                else
+                    p = put_led(p, 0, 0, 0);
+            }
         }
+        for (i = 0; i < layout->pool_leds; i++)
+            p = i < state->pool ? put_led(p, 255, 160, 0) : put_led(p, 0, 0, 0);
+        if (link_alive)
+            put_led(p, 0, 255, 0);
+        else if (blink_on)
+            put_led(p, 255, 0, 0);
+        else
+            put_led(p, 0, 0, 0);
     }
-    for (i = 0; i < layout->pool_leds; i++)
-        grb = i < state->pool ? put_led(grb, 255, 160, 0, level) : put_led(grb, 0, 0, 0, level);
-    if (link_alive)
-        put_led(grb, 0, 255, 0, level);
-    else if (blink_on)
-        put_led(grb, 255, 0, 0, level);
-    else
-        put_led(grb, 0, 0, 0, level);
+    /*
+     * The budget: the status LED counts as lit (255, or white under test) in either blink phase,
+     * so that the blink never changes the level of the rest of the strip.
+     */
+    for (n = 0; n + 3 < 3 * count; n++)
+        sum += grb[n];
+    sum += test ? 765 : 255;
+    cap = proto_power_level(layout, sum);
+    if (cap < level)
+        level = cap;
+    for (n = 0; n < 3 * count; n++)
+        grb[n] = (uint8_t)(((uint16_t)grb[n] * level) / 255);
 }

@@ -25,7 +25,12 @@ typedef struct {
     uint8_t leds_per_seat;  /* each seat value is -leds_per_seat..+leds_per_seat */
     uint8_t pool_leds;
     uint8_t max_brightness; /* every colour is scaled by min(brightness, max_brightness) / 255 */
+    uint16_t power_limit_ma; /* and by less when the estimated draw would exceed this */
 } proto_layout_t;
+
+/* The current model (PROTOCOL.md "Current budget"): per LED, dark, and per channel at 255. */
+#define PROTO_LED_IDLE_MA 1
+#define PROTO_LED_CHANNEL_MA 20
 
 /* The display state a SET carries. Seats at index >= count are dark. */
 typedef struct {
@@ -128,9 +133,14 @@ void proto_send_fb(proto_tx_t *tx, uint16_t seq, uint8_t link, const uint8_t *gr
 
 uint16_t proto_led_count(const proto_layout_t *layout);
 /*
+ * The level (0-255) that keeps LEDs whose unscaled channels sum to `sum255` within the layout's
+ * current budget: the largest L with idle + sum255 * L / 255 * 20 / 255 <= power_limit_ma.
+ */
+uint8_t proto_power_level(const proto_layout_t *layout, uint32_t sum255);
+/*
  * Renders the strip into grb (3 bytes per LED, G R B), exactly as PROTOCOL.md's colour table:
  * seats, pool, status LED; scaled by min(brightness, max_brightness), or under test every LED
- * white at max_brightness.
+ * white at max_brightness; and by less when the current budget needs it.
  */
 void proto_render(const proto_layout_t *layout, const proto_state_t *state, uint8_t link_alive,
                   uint8_t blink_on, uint8_t test, uint8_t *grb);

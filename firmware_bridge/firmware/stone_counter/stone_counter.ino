@@ -22,7 +22,8 @@
 /* A strip update waits this long at most for a frame being received to end. */
 #define SHOW_DEFER_MS 20UL
 
-static const proto_layout_t layout = { SEATS, LEDS_PER_SEAT, POOL_LEDS, MAX_BRIGHTNESS };
+static const proto_layout_t layout = { SEATS, LEDS_PER_SEAT, POOL_LEDS, MAX_BRIGHTNESS,
+                                        POWER_LIMIT_MA };
 
 /* G, R, B per LED exactly as last sent; one spare byte for the driver's read-ahead. */
 static uint8_t frame_buffer[LED_COUNT * 3 + 1];

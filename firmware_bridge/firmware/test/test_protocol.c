@@ -28,7 +28,7 @@ static int failures, checks;
         printf("\n");                                     \
     } while (0)
 
-static const proto_layout_t LAYOUT = { 8, 10, 10, 64 };
+static const proto_layout_t LAYOUT = { 8, 10, 10, 64, 450 };
 
 /* ---- vectors ---- */
 
@@ -200,7 +200,7 @@ static void test_parse_errors(void)
     CHECK(parse_body("PING,65536", &cmd) == PROTO_ERR_RANGE, "seq 65536: range");
     CHECK(parse_body("PING,4,5", &cmd) == PROTO_ERR_PARSE && cmd.seq == 4, "extra field: parse");
     CHECK(parse_body("FOO,3", &cmd) == PROTO_ERR_UNKNOWN && cmd.seq == 3, "unknown type");
-    CHECK(parse_body("BOOT,1,1.0.0,1,7", &cmd) == PROTO_ERR_UNKNOWN,
+    CHECK(parse_body("BOOT,1,2.0.0,2,7", &cmd) == PROTO_ERR_UNKNOWN,
           "a device frame sent to the device: unknown");
     CHECK(parse_body("TEST,4,maybe", &cmd) == PROTO_ERR_PARSE, "TEST neither on nor off: parse");
     CHECK(parse_body("HELLO,1", &cmd) == PROTO_ERR_PARSE, "HELLO without proto: parse");
@@ -217,7 +217,7 @@ static void test_parse_errors(void)
     CHECK(parse_body("SET,2,255,1,7,1,2,3,4,5,6,7,8,9", &cmd) == PROTO_ERR_RANGE,
           "nine seats on an eight-seat layout: range");
     {
-        static const proto_layout_t six = { 6, 10, 10, 64 };
+        static const proto_layout_t six = { 6, 10, 10, 64, 450 };
         char content[64];
         const char *body = "SET,2,255,1,7,1,2,3,4,5,6,7";
         snprintf(content, sizeof content, "%s*%04X", body, proto_crc16(body, strlen(body)));
@@ -249,10 +249,10 @@ static void test_encode(void)
 
     tx = tx_to(&s);
     proto_send_hello(&tx, 1, 7, &LAYOUT);
-    check_encoded("HELLO reply", &s, "HELLO,1,1.0.0,1,7,8,10,10,64");
+    check_encoded("HELLO reply", &s, "HELLO,1,2.0.0,2,7,8,10,10,64,450");
     tx = tx_to(&s);
     proto_send_boot(&tx, 1, 7);
-    check_encoded("BOOT", &s, "BOOT,1,1.0.0,1,7");
+    check_encoded("BOOT", &s, "BOOT,1,2.0.0,2,7");
     tx = tx_to(&s);
     proto_send_btn(&tx, 2, 3, 'P');
     check_encoded("BTN press", &s, "BTN,2,3,P");
@@ -349,6 +349,8 @@ static int led_is(const uint8_t *grb, int led, int r, int g, int b)
     return rr == r && gg == g && bb == b;
 }
 
+static unsigned estimated_ma(const uint8_t *grb, int leds);
+
 static void test_render(void)
 {
     uint8_t grb[3 * 91];
@@ -396,8 +398,66 @@ static void test_render(void)
 
     proto_render(&LAYOUT, &cmd.state, 0, 1, 1, grb);
     for (i = 0, all = 1; i < 91; i++)
-        all &= led_is(grb, i, 64, 64, 64);
-    CHECK(all, "TEST on: every LED white at max_brightness");
+        all &= led_is(grb, i, 16, 16, 16);
+    CHECK(all, "TEST on: every LED white at 16, the most 450 mA allows (max_brightness 64)");
+    CHECK(estimated_ma(grb, 91) <= 450, "TEST on: estimated %u mA within the 450 mA budget",
+          estimated_ma(grb, 91));
+}
+
+/* The current model: 1 mA per LED plus 20 mA per channel at 255, in proportion. */
+static unsigned estimated_ma(const uint8_t *grb, int leds)
+{
+    unsigned long sum = 0;
+    int i;
+    for (i = 0; i < 3 * leds; i++)
+        sum += grb[i];
+    return (unsigned)(leds * PROTO_LED_IDLE_MA + (sum * PROTO_LED_CHANNEL_MA + 254) / 255);
+}
+
+static void test_power_budget(void)
+{
+    static const proto_layout_t external = { 8, 10, 10, 255, 2000 };
+    static const proto_layout_t small = { 2, 5, 0, 255, 450 };
+    uint8_t grb[3 * 91];
+    proto_state_t full;
+    int i, all;
+
+    CHECK(proto_power_level(&LAYOUT, 91 * 765) == 16, "all white: level 16 on 450 mA");
+    CHECK(proto_power_level(&LAYOUT, 0) == 255, "nothing lit: no limit");
+    CHECK(proto_power_level(&external, 91 * 765) == 89, "all white: level 89 on 2000 mA");
+
+    memset(&full, 0, sizeof full);
+    full.brightness = 255;
+    full.pool = 10;
+    full.count = 8;
+    full.turn = 0;
+    for (i = 0; i < 8; i++)
+        full.values[i] = 10;
+    proto_render(&LAYOUT, &full, 1, 1, 0, grb);
+    CHECK(led_is(grb, 0, 0, 47, 0) && led_is(grb, 80, 47, 29, 0) && led_is(grb, 90, 0, 47, 0),
+          "every seat and the pool full: dimmed from 64 to 47");
+    CHECK(estimated_ma(grb, 91) <= 450, "full state: estimated %u mA within 450",
+          estimated_ma(grb, 91));
+    proto_render(&LAYOUT, &full, 0, 0, 0, grb);
+    CHECK(led_is(grb, 0, 0, 47, 0) && led_is(grb, 90, 0, 0, 0),
+          "the link-lost blink does not change the level of the rest");
+
+    proto_render(&external, &full, 1, 1, 0, grb);
+    CHECK(led_is(grb, 0, 0, 250, 0) && estimated_ma(grb, 91) <= 2000,
+          "an external 2000 mA supply: level 250, estimated %u mA", estimated_ma(grb, 91));
+    proto_render(&external, &full, 1, 1, 1, grb);
+    for (i = 0, all = 1; i < 91; i++)
+        all &= led_is(grb, i, 89, 89, 89);
+    CHECK(all && estimated_ma(grb, 91) <= 2000, "external supply, TEST: white at 89, %u mA",
+          estimated_ma(grb, 91));
+
+    memset(&full, 0, sizeof full);
+    full.brightness = 255;
+    full.count = 2;
+    full.values[0] = 5;
+    proto_render(&small, &full, 1, 1, 0, grb);
+    CHECK(led_is(grb, 0, 0, 255, 0) && led_is(grb, 10, 0, 255, 0),
+          "a light load on a short strip stays at full brightness");
 }
 
 static void test_buttons(void)
@@ -537,6 +597,7 @@ int main(int argc, char **argv)
     test_encode();
     test_receiver();
     test_render();
+    test_power_budget();
     test_buttons();
     test_queue();
     printf("%d checks, %d failed\n", checks, failures);
