@@ -56,6 +56,8 @@ class LiveFeed:
         self.calibrated = False
         self._seen: tuple[Any, Any] | None = None
         """The last frame and the calibration then (for :meth:`picture`)."""
+        self._corners: Any = None
+        """Play-area corners a player clicked (frame px), installed at the next frame."""
         self.frames = 0
         self.t = 0.0
         self.camera = "starting"
@@ -118,7 +120,15 @@ class LiveFeed:
     def _frame(self, frame: Any, status: Any) -> None:
         self.frames += 1
         self.t = frame.t
-        cal = self.calibrator.update(frame.image, frame.t)
+        corners, self._corners = self._corners, None
+        if corners is not None:
+            try:
+                cal = self.calibrator.set_manual(corners, frame.t)
+            except ValueError as exc:
+                self.message = f"the corners were not used: {exc}"
+                cal = self.calibrator.update(frame.image, frame.t)
+        else:
+            cal = self.calibrator.update(frame.image, frame.t)
         if cal is not None and not self.calibrated:
             self.calibrated = True
         self._seen = (frame.image, cal if cal is not None else (self._seen[1] if self._seen else None))
@@ -202,6 +212,37 @@ class LiveFeed:
             return None
         return jpeg(top_down(seen[0], seen[1], self.layout.zones, self.stabiliser.cards))
 
+    def frame_picture(self, width: int = 960) -> tuple[bytes, tuple[int, int]] | None:
+        """The camera's last frame as a JPEG ``width`` pixels wide, and the frame's own size (px);
+        None before the first frame. Where a player clicks the play area's corners."""
+        import cv2
+
+        from vision.annotate import jpeg
+
+        seen = self._seen
+        if seen is None:
+            return None
+        image = seen[0]
+        h, w = image.shape[:2]
+        small = cv2.resize(image, (width, max(1, round(h * width / w))), interpolation=cv2.INTER_AREA)
+        return jpeg(small), (w, h)
+
+    def set_corners(self, corners: list[list[float]]) -> None:
+        """Calibrate by hand: the play area's four corners in frame pixels, clockwise from the
+        top-left (the mat's marker 0); used from the next frame until the markers take over.
+        ValueError for anything but four points inside the frame."""
+        import numpy as np
+
+        quad = np.asarray(corners, dtype=np.float64)
+        if quad.shape != (4, 2) or not np.isfinite(quad).all():
+            raise ValueError("give the play area's four corners as [x, y] pairs, clockwise from the top-left")
+        seen = self._seen
+        if seen is not None:
+            h, w = seen[0].shape[:2]
+            if (quad < 0).any() or (quad[:, 0] > w).any() or (quad[:, 1] > h).any():
+                raise ValueError(f"the corners must lie inside the {w} x {h} frame")
+        self._corners = quad
+
     def view(self) -> dict[str, Any]:
         """The feed as plain JSON (module docstring)."""
         q, d = self.tracker.question, self.tracker.desync
@@ -209,6 +250,7 @@ class LiveFeed:
             "camera": self.camera, "message": self.message, "source": self.name, "calibrated": self.calibrated,
             "frames": self.frames, "t": round(self.t, 1), "error": self.error,
             "behind_s": round(self.behind_s, 1),
+            "calibration": getattr(self.calibrator.current, "source", None) if self.calibrated else None,
             "state": "question" if q is not None else "out-of-sync" if d is not None else "following",
             "question": None if q is None else {"text": q.text, "kind": q.kind,
                                                 "candidates": [c.describe() for c in q.candidates]},

@@ -106,6 +106,12 @@ class Follower(Protocol):
     def picture(self) -> bytes | None:
         """The table as the follower sees it now, as a JPEG (None: nothing seen yet)."""
 
+    def frame_picture(self) -> tuple[bytes, tuple[int, int]] | None:
+        """The camera's last frame as a JPEG and the frame's size in px (None: nothing seen yet)."""
+
+    def set_corners(self, corners: list[list[float]]) -> None:
+        """Calibrate by hand from the play area's four corners (frame px, clockwise from top-left)."""
+
 
 class Session:
     """A match, its record in the store, and its subscribers (module docstring)."""

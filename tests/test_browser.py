@@ -267,3 +267,38 @@ def test_a_camera_game_set_up_on_the_home_page(server: str, browser: object, bas
     page.wait_for_function("document.querySelectorAll('#log li').length >= 1", timeout=60_000)
     assert "seat 2 deals" in page.inner_text("#log")
     assert errors == []
+
+
+def test_corners_tapped_on_the_camera_s_picture(server: str, browser: object, tmp_path: Path) -> None:
+    import json
+    import urllib.request
+
+    import cv2
+    import numpy as np
+
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    for k in range(150):  # ten seconds of a plain table with no markers
+        image = np.full((480, 640, 3), 170, np.uint8)
+        cv2.rectangle(image, (100, 80), (540, 400), (120, 140, 120), -1)
+        cv2.imwrite(str(frames / f"f{k:03d}.png"), image)
+    errors: list[str] = []
+    page = new_page(browser, errors, viewport={"width": 1280, "height": 1000})
+    page.goto(f"{server}/")
+    page.select_option("#game", "poka")
+    page.fill("#camera", str(frames))
+    page.click("#new-session button[type=submit]")
+    page.wait_for_url("**/session/*")
+    page.wait_for_selector("#live:not([hidden]) .camera")
+    page.click("#corners-setup summary")
+    page.wait_for_function("document.getElementById('frame-pic').naturalWidth > 0")
+    box = page.locator("#frame-pic").bounding_box()
+    for x, y in ((100, 80), (540, 80), (540, 400), (100, 400)):
+        page.mouse.click(box["x"] + box["width"] * x / 640, box["y"] + box["height"] * y / 480)
+    assert page.locator("#corner-dots .corner").count() == 4
+    page.click("#corners-use")
+    sid = page.url.rsplit("/", 1)[1]
+    page.wait_for_function("document.querySelector('#live .camera').textContent.includes('frames')", timeout=20_000)
+    with urllib.request.urlopen(f"{server}/api/sessions/{sid}/state") as r:
+        assert json.load(r)["live"]["calibration"] == "manual"
+    assert errors == []

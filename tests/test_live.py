@@ -108,3 +108,46 @@ def test_the_table_picture_and_its_video_stream(tmp_path: Path, clip: Path) -> N
     assert chunk.startswith(b"--fudabaframe\r\nContent-Type: image/jpeg\r\n") and b"\xff\xd8" in chunk
     other = Sessions(session.store).create("poka", ["a", "b"])
     assert app.test_client().get(f"/api/sessions/{other.id}/video.mjpeg").status_code == 404
+
+
+def test_corners_set_by_hand_calibrate_a_table_without_markers(tmp_path: Path) -> None:
+    """A camera that sees no markers: a player taps the play area's corners on its picture."""
+    import time
+
+    import cv2
+    import numpy as np
+
+    from tests.test_web import Browser
+    from web import WebConfig, create_app
+
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    for k in range(90):  # six seconds at 15 fps of a plain table: no markers
+        image = np.full((480, 640, 3), 170, np.uint8)
+        cv2.rectangle(image, (100, 80), (540, 400), (120, 140, 120), -1)
+        cv2.imwrite(str(frames / f"f{k:03d}.png"), image)
+    sessions = Sessions(Store(tmp_path / "h.sqlite3"))
+    session, feed = start_camera(sessions, str(frames), "poka", 2, None, None, {}, None, None, confirm=False)
+    try:
+        app = create_app(WebConfig(secret_key=b"k" * 32), sessions)
+        b = Browser(app.test_client())
+        end = time.monotonic() + 20
+        while feed.frames < 3 and time.monotonic() < end:
+            time.sleep(0.05)
+        r = b.get(f"/api/sessions/{session.id}/frame.jpg")
+        assert r.status_code == 200 and r.data[:2] == b"\xff\xd8" and r.headers["X-Frame-Size"] == "640x480"
+        assert not session.snapshot()["live"]["calibrated"]
+        assert b.post(f"/api/sessions/{session.id}/corners", {"corners": [[1, 2]]}).status_code == 400
+        r = b.post(f"/api/sessions/{session.id}/corners", {"corners": [[0, 0], [900, 0], [900, 480], [0, 480]]})
+        assert r.status_code == 400 and "inside the 640 x 480 frame" in r.json["error"]
+        r = b.post(f"/api/sessions/{session.id}/corners", {"corners": [[100, 80], [540, 80], [540, 400], [100, 400]]})
+        assert r.status_code == 200
+        while not feed.calibrated and time.monotonic() < end:
+            time.sleep(0.05)
+        view = session.snapshot()["live"]
+        assert view["calibrated"] and view["calibration"] == "manual"
+        other = sessions.create("poka", ["a", "b"])
+        assert b.post(f"/api/sessions/{other.id}/corners", {"corners": [[0, 0]] * 4}).status_code == 409
+        assert b.get(f"/api/sessions/{other.id}/frame.jpg").status_code == 404
+    finally:
+        feed.stop()

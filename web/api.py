@@ -25,6 +25,8 @@ Every error is ``{"error": "what and why"}`` with its status: 400 malformed, 401
   ``POST /api/sessions/<id>/table`` (the table as the camera sees it is right) → ``{"seq"}``.
 * ``GET /api/sessions/<id>/video.mjpeg`` — where a camera follows the game: the table top-down
   with zones and cards drawn (MJPEG, at most 4 pictures a second).
+* ``GET /api/sessions/<id>/frame.jpg`` — the camera's last frame; ``POST /api/sessions/<id>/corners``
+  ``{"corners": [[x, y] × 4]}`` — calibrate by hand (frame px, clockwise from the top-left).
 * ``GET /api/sessions/<id>/record`` — the record (JSON Lines) to download; ``POST /api/import``
   (a record as the body or as the form file ``record``) → 201 ``{"id", "url"}``.
 """
@@ -307,6 +309,37 @@ def video(sid: int) -> Response:
 
     return Response(pictures(), mimetype=f"multipart/x-mixed-replace; boundary={boundary}",
                     headers={"Cache-Control": "no-cache"})
+
+
+@bp.get("/api/sessions/<int:sid>/frame.jpg")
+def frame(sid: int) -> Response:
+    """The camera's last frame (JPEG; its own size in ``X-Frame-Size: W x H``), where a player clicks
+    the play area's corners; 404 where no camera follows the game or it has seen nothing yet."""
+    follower = _session(sid).follower
+    got = follower.frame_picture() if follower is not None else None
+    if got is None:
+        raise SessionError("no camera picture for this game", 404)
+    data, (w, h) = got
+    return Response(data, mimetype="image/jpeg", headers={"X-Frame-Size": f"{w}x{h}", "Cache-Control": "no-store"})
+
+
+@bp.post("/api/sessions/<int:sid>/corners")
+def corners(sid: int) -> Response:
+    """Calibrate by hand: ``{"corners": [[x, y] × 4]}`` in the camera frame's pixels, clockwise from
+    the play area's top-left corner (the mat's marker 0)."""
+    s = _session(sid)
+    pts = _body().get("corners")
+    if s.follower is None:
+        raise SessionError("no camera follows this game", 409)
+    if not isinstance(pts, list) or len(pts) != 4 or not all(
+            isinstance(p, list) and len(p) == 2 and all(isinstance(v, (int, float)) and not isinstance(v, bool)
+                                                        for v in p) for p in pts):
+        raise SessionError("give four corners: {\"corners\": [[x, y], [x, y], [x, y], [x, y]]}", 400)
+    try:
+        s.follower.set_corners(pts)
+    except ValueError as exc:
+        raise SessionError(str(exc), 400) from None
+    return jsonify(seq=s.seq)
 
 
 @bp.get("/api/sessions/<int:sid>/record")

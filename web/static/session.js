@@ -241,6 +241,39 @@ document.getElementById("camera-view").addEventListener("toggle", ev => {
   const img = document.getElementById("table-video");
   if (ev.target.open) img.src = `/api/sessions/${SID}/video.mjpeg`; else img.removeAttribute("src");
 });
+// Manual corners: the camera's picture, four taps, then the corners in the frame's own pixels.
+let CORNERS = [], FRAME_SIZE = null;
+async function loadFrame() {
+  const err = document.getElementById("corners-error");
+  err.textContent = "";
+  try {
+    const res = await fetch(`/api/sessions/${SID}/frame.jpg`, {credentials: "same-origin"});
+    if (!res.ok) throw new Error((await res.json()).error);
+    FRAME_SIZE = res.headers.get("X-Frame-Size").split("x").map(Number);
+    document.getElementById("frame-pic").src = URL.createObjectURL(await res.blob());
+  } catch (e) { err.textContent = e.message; }
+  CORNERS = []; drawCorners();
+}
+function drawCorners() {
+  const img = document.getElementById("frame-pic");
+  document.getElementById("corner-dots").replaceChildren(...CORNERS.map((p, i) => el("span", {class: "corner",
+    style: `left:${100 * p[0] / FRAME_SIZE[0]}%;top:${100 * p[1] / FRAME_SIZE[1]}%`}, String(i + 1))));
+  document.getElementById("corners-use").disabled = CORNERS.length !== 4 || !img.naturalWidth;
+}
+document.getElementById("frame-pic").addEventListener("click", ev => {
+  if (!FRAME_SIZE || CORNERS.length >= 4) return;
+  const box = ev.target.getBoundingClientRect();
+  CORNERS.push([(ev.clientX - box.left) / box.width * FRAME_SIZE[0], (ev.clientY - box.top) / box.height * FRAME_SIZE[1]]);
+  drawCorners();
+});
+document.getElementById("corners-setup").addEventListener("toggle", ev => { if (ev.target.open) loadFrame(); });
+document.getElementById("corners-again").onclick = loadFrame;
+document.getElementById("corners-use").onclick = async () => {
+  try {
+    await api("POST", `/api/sessions/${SID}/corners`, {corners: CORNERS});
+    document.getElementById("corners-setup").open = false;
+  } catch (e) { document.getElementById("corners-error").textContent = e.message; }
+};
 document.getElementById("by-hand").addEventListener("toggle", ev =>
   document.getElementById("manual").classList.toggle("open", ev.target.open));
 document.addEventListener("fudaba-lang", () => { if (STATE) { const s = STATE; STATE = null; render(s); } });
