@@ -14,7 +14,13 @@ Rules (PROTOCOL.md "Handshake and recovery"):
 * Host seq numbers run 1-65535 then 1 again, and go on across reconnections, so that a device
   that did not reset never mistakes a new ``SET`` for a repeat of the last one it applied.
 * ``PING`` whenever nothing was sent for 1 s, so the device keeps its link-alive status.
-* Each ``BTN`` is acknowledged and delivered once per (boot, dseq) to ``buttons``.
+* Every device frame carries its boot counter: a reply or press from another boot than the
+  handshake's means the device reset unseen (its ``BOOT`` lost): handshake again, send the whole
+  state again, and take presses from the new boot's numbering (``ClientStatus.resets``,
+  ``on_reset``).
+* Presses are numbered per boot; each is acknowledged (cumulatively) and delivered exactly once
+  and in the order pressed (``on_button``, else the ``buttons`` queue): a press after a missing
+  one waits for the device to resend the missing one first.
 
 Callers never block: ``set_state`` and ``set_test`` only record what is wanted; the thread sends
 the newest. ``query_framebuffer`` and the ``wait_*`` helpers block by design, up to their timeout.
@@ -33,6 +39,7 @@ import select
 import threading
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import serial
@@ -53,6 +60,8 @@ from firmware_bridge.protocol import (
     hello_body,
     other_protocol_hello,
     parse_frame,
+    press_add,
+    press_distance,
     set_body,
 )
 
@@ -63,21 +72,23 @@ PING_AFTER = 1.0
 BACKOFF_FIRST = 0.5
 BACKOFF_MAX = 8.0
 _READ_SLICE = 0.1
-_SEEN_KEEP = 1024
+_BEHIND = MAX_SEQ // 2
+"""A press number this far or less before the next expected one is a resend of a delivered one."""
 
 
 @dataclass(frozen=True)
 class ButtonEvent:
-    """A button event from the device, delivered once."""
+    """A button event from the device, delivered exactly once and in the order pressed."""
 
     button: int
     """0: undo; 1-8: the seat buttons."""
     kind: str
     """``P``: a press released within 1 s; ``L``: held for 1 s."""
     boot: int
-    """The device's boot counter when it sent the event."""
+    """The device's boot counter when it was pressed."""
     seq: int
-    """The device's seq of the ``BTN`` frame."""
+    """The press number: 1 for the first press after the device's reset, then 2, 3, ... (65535,
+    then 1 again). Within one ``boot`` the numbers arrive without gaps or repeats."""
 
 
 @dataclass(frozen=True)
@@ -107,6 +118,9 @@ class ClientStatus:
     """The latest problem, in words, with the port; kept after recovery."""
     state_acked: bool
     """True when the device has acknowledged the latest ``set_state``."""
+    resets: int = 0
+    """Device resets noticed since ``start`` (a handshake found another boot counter than the
+    one before: reset button, brown-out, power lost or unplugged); the state was sent again."""
 
 
 class LinkBroken(Exception):
@@ -219,8 +233,18 @@ class StoneCounterClient:
         retry_interval: float = 0.25,
         tries: int = 3,
         usb_ids: tuple[tuple[int, int], ...] = DEFAULT_USB_IDS,
+        on_button: Callable[[ButtonEvent], None] | None = None,
+        on_reset: Callable[[int], None] | None = None,
     ) -> None:
+        """``port``: the serial port, or None to find the stone counter (``ports.candidates``).
+        ``on_button``: called on the client's thread with each press, exactly once and in the
+        order pressed; without it presses go to the ``buttons`` queue. ``on_reset``: called on
+        the client's thread with the new boot counter when the device turns out to have reset
+        (see ``ClientStatus.resets``), after the handshake and before the state is sent again.
+        Callbacks must return quickly; what they raise is logged and ignored."""
         self._port = port
+        self._on_button = on_button
+        self._on_reset = on_reset
         self._baudrate = baudrate
         self._banner_timeout = banner_timeout
         self._retry_interval = retry_interval
@@ -247,8 +271,11 @@ class StoneCounterClient:
 
         self._seq = 0
         self._rejected: set[tuple[object, ...]] = set()
-        self._seen: set[tuple[int, int]] = set()
-        self._seen_order: deque[tuple[int, int]] = deque()
+        self._session_boot: int | None = None
+        """The boot counter at the last handshake: presses are numbered per boot."""
+        self._press_next: int | None = None
+        """The press number to deliver next (None before the first handshake)."""
+        self._resets = 0
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._wake_r, self._wake_w = os.pipe()
@@ -310,6 +337,7 @@ class StoneCounterClient:
                 layout=self._layout,
                 last_error=self._last_error,
                 state_acked=self._state_acked(),
+                resets=self._resets,
             )
 
     def wait_connected(self, timeout: float) -> bool:
@@ -497,20 +525,40 @@ class StoneCounterClient:
                 log.info("stone counter %s reset (boot %s): handshake again", link.path, boot)
                 raise _Rehandshake()
         elif frame.kind == "BTN":
-            with self._cond:
-                boot = self._boot
-            if boot is None:
-                return  # unknown device incarnation: let it resend after the handshake
-            link.send(f"ACK,{frame.seq}")
-            key = (boot, frame.seq)
-            if key in self._seen:
+            if not self._connected or self._press_next is None:
+                return  # before the handshake: the device resends it
+            if frame.boot != self._session_boot:
+                # Pressed after a reset this session has not seen (its BOOT lost).
+                if in_session:
+                    self._reset_seen(link, f"a press from boot {frame.boot}")
                 return
-            self._seen.add(key)
-            self._seen_order.append(key)
-            if len(self._seen_order) > _SEEN_KEEP:
-                self._seen.discard(self._seen_order.popleft())
-            button, kind = frame.args
-            self.buttons.put(ButtonEvent(int(button), str(kind), boot, frame.seq))
+            press, expected = frame.seq, self._press_next
+            if press == expected:
+                link.send(f"ACK,{press}")
+                self._press_next = press_add(press, 1)
+                _, button, kind = frame.args
+                self._deliver(ButtonEvent(int(button), str(kind), int(frame.boot), press))
+            elif press_distance(press, expected) <= _BEHIND:
+                # A resend of a press already delivered (its ACK was lost): acknowledge again,
+                # up to the last one delivered, and deliver nothing.
+                link.send(f"ACK,{press_add(expected, -1)}")
+            else:
+                # An earlier press is missing (lost on the way): take none out of order. The
+                # device resends the oldest it keeps every 250 ms, then the rest in order.
+                log.debug("stone counter: press %s before %s: waiting for %s", press, expected, expected)
+
+    def _deliver(self, event: ButtonEvent) -> None:
+        if self._on_button is None:
+            self.buttons.put(event)
+            return
+        try:
+            self._on_button(event)
+        except Exception:  # a caller's bug must not stop the link
+            log.exception("stone counter: on_button raised")
+
+    def _reset_seen(self, link: _Link, how: str) -> None:
+        log.info("stone counter %s reset without a BOOT (%s): handshake again", link.path, how)
+        raise _Rehandshake()
 
     def _await_banner(self, link: _Link) -> None:
         deadline = time.monotonic() + self._banner_timeout
@@ -548,10 +596,14 @@ class StoneCounterClient:
                 continue
             if frame.seq != pending.seq:
                 continue  # a late reply to an earlier try or frame
-            if frame.kind == "NAK" and frame.args[0] in ("crc", "parse", "long"):
+            if pending.kind != "HELLO" and frame.boot != self._session_boot:
+                # Every reply carries the boot counter: another one means the device reset
+                # (and its BOOT was lost), so its display is blank and its presses start at 1.
+                self._reset_seen(link, f"{frame.kind} from boot {frame.boot}")
+            if frame.kind == "NAK" and frame.args[1] in ("crc", "parse", "long"):
                 # Damaged on the way: another try, counted like a timeout.
                 if pending.tries >= self._tries:
-                    raise LinkBroken(f"{pending.kind} refused {pending.tries} times: {frame.args[0]}")
+                    raise LinkBroken(f"{pending.kind} refused {pending.tries} times: {frame.args[1]}")
                 self._send(link, pending)
                 continue
             return frame
@@ -572,11 +624,30 @@ class StoneCounterClient:
             self._layout = reply.layout()
         if proto != PROTOCOL_VERSION:
             raise _ProtocolMismatch(_mismatch(fw, proto))
+        reset = self._session_boot is not None and boot != self._session_boot
+        # Presses: within one boot, go on from the last one delivered (a press the device still
+        # keeps was delivered if its ACK was lost); after a reset, or when the device is ahead
+        # (another host took presses), from the one the device names.
+        device_next = reply.press
+        if (
+            boot != self._session_boot
+            or self._press_next is None
+            or press_distance(device_next, self._press_next) > _BEHIND
+        ):
+            self._press_next = device_next
+        self._session_boot = boot
         with self._cond:
+            if reset:
+                self._resets += 1
             self._connected = True
             self._refused_gen = 0
             self._cond.notify_all()
         log.info("stone counter on %s: firmware %s, protocol %s, boot %s", link.path, fw, proto, boot)
+        if reset and self._on_reset is not None:
+            try:
+                self._on_reset(boot)
+            except Exception:
+                log.exception("stone counter: on_reset raised")
 
     def _next_work(self, link: _Link) -> _Pending | None:
         """The next host frame to send: a query, the test mode, the state, or a heartbeat."""
@@ -623,7 +694,7 @@ class StoneCounterClient:
 
     def _on_reply(self, link: _Link, pending: _Pending, reply: Frame) -> None:
         if reply.kind == "NAK":
-            reason = reply.args[0]
+            reason = reply.args[1]
             if pending.kind == "SET":
                 with self._cond:
                     self._refused_gen = pending.state_gen
@@ -634,7 +705,7 @@ class StoneCounterClient:
                 pending.request.done.set()
             return
         if pending.kind == "QUERY" and reply.kind == "FB" and pending.request is not None:
-            link_alive, hex_leds = reply.args
+            _, link_alive, _ = reply.args
             pending.request.result = FrameBuffer(bool(link_alive), reply.leds())
             pending.request.done.set()
             return

@@ -6,10 +6,12 @@ the host's port fails and vanishes; ``replug()`` makes a new pty, points the lin
 the device (boot counter + 1, state cleared, ``BOOT`` sent), so the host reopens the same path.
 
 Device rules, as the firmware: ``BOOT`` after each reset (sent when the host has the port open);
-``HELLO`` reply with versions, boot counter and layout; a ``SET`` is checked against the layout and
-applied whole or refused (``NAK,seq,range``); a repeated ``SET`` seq is acknowledged without change
-(``HELLO`` forgets the last seq); ``BTN`` events keep up to 8 unacknowledged, the oldest resent every
-250 ms; "link lost" after 3 s without a valid frame; ``QUERY`` answers ``FB`` from ``render``
+every device frame carries the boot counter; ``HELLO`` reply with versions, boot counter, layout and
+the press the host should expect; a ``SET`` is checked against the layout and applied whole or
+refused (``NAK,seq,boot,range``); a repeated ``SET`` seq is acknowledged without change (``HELLO``
+forgets the last seq); presses are numbered from 1 after each reset, sent at once, kept until the
+host acknowledges them (cumulatively), up to 8 (a press while 8 wait is ignored), the oldest resent
+every 250 ms; "link lost" after 3 s without a valid frame; ``QUERY`` answers ``FB`` from ``render``
 with the LEDs as shown when it arrives (so after a silence it reports ``link`` 0).
 
 Faults (``Faults``, one set per direction) act on whole frames: a dropped frame vanishes, a
@@ -47,6 +49,7 @@ from firmware_bridge.protocol import (
     encode_leds,
     hello_reply_body,
     parse_frame,
+    press_add,
     render,
 )
 
@@ -56,7 +59,6 @@ BTN_RESEND = 0.25
 BTN_QUEUE = 8
 BOOT_DELAY = 0.05
 """Seconds from the host opening the port to ``BOOT`` (the time a bootloader would take)."""
-_DEVICE_ACCEPTS = ("HELLO", "SET", "PING", "QUERY", "TEST", "ACK")
 _TICK = 0.01
 
 
@@ -77,6 +79,7 @@ class Press:
 
     boot: int
     seq: int
+    """The press number (1, 2, ... after each reset)."""
     button: int
     kind: str
 
@@ -116,6 +119,7 @@ class Emulator:
         self._presses: list[Press] = []
         self._outgoing: list[tuple[float, bytes]] = []
         self._incoming: list[tuple[float, bytes]] = []
+        self._ignored = 0
         self.frames_in = 0
         """Valid frames received."""
         self.bad_frames_in = 0
@@ -181,14 +185,17 @@ class Emulator:
             os.replace(tmp, self.port)
             self._reset_device()
 
-    def reset(self) -> None:
-        """Press the reset button: the port stays, the device restarts and sends ``BOOT``."""
+    def reset(self, *, send_boot: bool = True) -> None:
+        """Press the reset button: the port stays, the device restarts and sends ``BOOT``
+        (unless ``send_boot`` is False: the ``BOOT`` frame is lost on the way)."""
         with self._lock:
             self._reset_device()
             self._boot_at = time.monotonic() + BOOT_DELAY
+            self._boot_pending = send_boot
 
     def press(self, button: int, kind: str = "P") -> None:
-        """A button event: ``button`` 0 (undo) or 1-``seats``, ``kind`` ``P`` or ``L``."""
+        """A button event: ``button`` 0 (undo) or 1-``seats``, ``kind`` ``P`` or ``L``. As on the
+        device, one made while 8 wait unacknowledged is ignored (``ignored_presses``)."""
         if not 0 <= button <= self.layout.seats or kind not in ("P", "L"):
             raise ValueError(f"no such button event: {button} {kind}")
         with self._lock:
@@ -224,15 +231,20 @@ class Emulator:
 
     @property
     def unacked_buttons(self) -> int:
-        """``BTN`` frames waiting for the host's ``ACK``."""
+        """Presses waiting for the host's ``ACK`` (and presses not yet taken by the device)."""
         with self._lock:
-            return len(self._btn_queue)
+            return len(self._btn_queue) + len(self._presses_in)
 
     @property
     def presses(self) -> list[Press]:
-        """Every button event generated so far, in order."""
+        """Every button event numbered and sent so far, in order."""
         with self._lock:
             return list(self._presses)
+
+    @property
+    def ignored_presses(self) -> int:
+        """Button events ignored because 8 presses waited for the host's ``ACK``."""
+        return self._ignored
 
     @property
     def applied_sets(self) -> int:
@@ -253,18 +265,13 @@ class Emulator:
         self._test = False
         self._last_set_seq: int | None = None
         self._applied = 0
-        self._dseq = 0
-        self._btn_queue: deque[tuple[int, bytes]] = deque()
-        self._btn_sent = 0.0
+        self._next_press = 1
+        self._btn_queue: deque[list] = deque()  # [press, body, sent_at], oldest first
         self._last_valid = time.monotonic()
         self._boot_pending = True
         self._boot_at = 0.0
         self._splitter = FrameSplitter(MAX_HOST_FRAME)
         self._fault_splitter = FrameSplitter(MAX_HOST_FRAME)
-
-    def _next_dseq(self) -> int:
-        self._dseq = self._dseq % MAX_SEQ + 1
-        return self._dseq
 
     def _emit(self, body: str, now: float) -> None:
         data = encode_frame(body)
@@ -316,14 +323,10 @@ class Emulator:
 
     def _handle_line(self, line: bytes, now: float) -> None:
         try:
-            frame = parse_frame(line, max_len=MAX_HOST_FRAME, layout=self.layout)
-            if frame.kind not in _DEVICE_ACCEPTS:
-                raise FrameError("unknown", frame.seq, f"{frame.kind} is not a host frame")
-            if frame.kind == "HELLO" and frame.is_hello_reply:
-                raise FrameError("parse", frame.seq, "HELLO from the host has 3 fields")
+            frame = parse_frame(line, sender="host", max_len=MAX_HOST_FRAME, layout=self.layout)
         except FrameError as exc:
             self.bad_frames_in += 1
-            self._emit(f"NAK,{exc.seq},{exc.reason}", now)
+            self._emit(f"NAK,{exc.seq},{self._boot},{exc.reason}", now)
             return
         self.frames_in += 1
         # QUERY reports the LEDs as shown when it arrives, before this frame revives the link.
@@ -338,42 +341,51 @@ class Emulator:
         return render(self.layout, self._state, alive, blink_on, self._test), alive
 
     def _on_frame(self, frame: Frame, now: float, shown: tuple[tuple[Rgb, ...], bool]) -> None:
-        seq = frame.seq
+        seq, boot = frame.seq, self._boot
         if frame.kind == "HELLO":
             self._last_set_seq = None
-            body = hello_reply_body(seq, self.fw_version, self.proto, self._boot, self.layout)
+            first = self._btn_queue[0][0] if self._btn_queue else self._next_press
+            body = hello_reply_body(seq, self.fw_version, self.proto, boot, self.layout, first)
             self._emit(body, now)
         elif frame.kind == "SET":
             if seq != self._last_set_seq:
                 self._state = frame.state()
                 self._last_set_seq = seq
                 self._applied += 1
-            self._emit(f"ACK,{seq}", now)
+            self._emit(f"ACK,{seq},{boot}", now)
         elif frame.kind == "PING":
-            self._emit(f"ACK,{seq}", now)
+            self._emit(f"ACK,{seq},{boot}", now)
         elif frame.kind == "TEST":
             self._test = frame.args[0] == "on"
-            self._emit(f"ACK,{seq}", now)
+            self._emit(f"ACK,{seq},{boot}", now)
         elif frame.kind == "QUERY":
             leds, alive = shown
-            self._emit(f"FB,{seq},{int(alive)},{encode_leds(leds)}", now)
+            self._emit(f"FB,{seq},{boot},{int(alive)},{encode_leds(leds)}", now)
         elif frame.kind == "ACK":
-            self._btn_queue = deque(b for b in self._btn_queue if b[0] != seq)
+            # Cumulative: every press up to this one, when this one is waiting.
+            waiting = [b[0] for b in self._btn_queue]
+            if seq in waiting:
+                for _ in range(waiting.index(seq) + 1):
+                    self._btn_queue.popleft()
 
-    def _buttons(self, now: float) -> None:
+    def _buttons(self, now: float, send: bool) -> None:
+        """Numbers and queues new presses (whether or not a host listens, as the device does:
+        what it sends with no host is lost), and resends the oldest when due."""
         while self._presses_in:
             button, kind = self._presses_in.popleft()
-            dseq = self._next_dseq()
-            self._presses.append(Press(self._boot, dseq, button, kind))
-            body = f"BTN,{dseq},{button},{kind}"
-            self._btn_queue.append((dseq, body.encode()))
-            if len(self._btn_queue) > BTN_QUEUE:
-                self._btn_queue.popleft()
-            self._emit(body, now)
-            self._btn_sent = now
-        if self._btn_queue and now - self._btn_sent >= BTN_RESEND:
-            self._emit(self._btn_queue[0][1].decode(), now)
-            self._btn_sent = now
+            if len(self._btn_queue) >= BTN_QUEUE:
+                self._ignored += 1  # no number, never sent: the host sees no gap
+                continue
+            press = self._next_press
+            self._next_press = press_add(press, 1)
+            self._presses.append(Press(self._boot, press, button, kind))
+            body = f"BTN,{press},{self._boot},{button},{kind}"
+            self._btn_queue.append([press, body, now])
+            if send:
+                self._emit(body, now)
+        if send and self._btn_queue and now - self._btn_queue[0][2] >= BTN_RESEND:
+            self._emit(self._btn_queue[0][1], now)
+            self._btn_queue[0][2] = now
 
     def _run(self) -> None:
         poller_fd = None
@@ -412,9 +424,11 @@ class Emulator:
                 if self._host_open:
                     if self._boot_pending and now >= self._boot_at:
                         self._boot_pending = False
-                        self._emit(f"BOOT,{self._next_dseq()},{self.fw_version},{self.proto},{self._boot}", now)
+                        self._emit(f"BOOT,0,{self.fw_version},{self.proto},{self._boot}", now)
                     self._handle_due(now)
-                    self._buttons(now)
+                    self._buttons(now, send=True)
                     self._write_due(now)
+                else:
+                    self._buttons(now, send=False)
             if hup:
                 self._stop.wait(_TICK)

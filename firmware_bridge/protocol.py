@@ -47,8 +47,9 @@ OFF = (0, 0, 0)
 
 Rgb = tuple[int, int, int]
 
-_INT = re.compile(r"-?[0-9]{1,6}\Z")
-_HEX4 = re.compile(r"[0-9A-F]{4}\Z")
+_INT = re.compile(r"-?[0-9]+\Z")
+_INT_B = re.compile(rb"-?[0-9]+\Z")
+_HEX4_B = re.compile(rb"[0-9A-F]{4}\Z")
 _HEXBUF = re.compile(r"(?:[0-9A-F]{6})*\Z")
 _VERSION = re.compile(r"[0-9]+(?:\.[0-9]+)*\Z")
 
@@ -142,21 +143,31 @@ class DisplayState:
             raise ValueError(f"brightness must be 0-255, not {self.brightness}")
 
 
+HOST_KINDS = ("HELLO", "SET", "PING", "QUERY", "TEST", "ACK")
+"""Frames the host sends (the device answers any other type with ``NAK,seq,boot,unknown``)."""
+DEVICE_KINDS = ("HELLO", "ACK", "NAK", "BOOT", "BTN", "FB")
+"""Frames the device sends."""
+
+
 @dataclass(frozen=True)
 class Frame:
     """One parsed frame.
 
-    ``args`` holds the fields after the seq, typed per kind:
+    ``args`` holds the fields after the seq, typed per kind. From the host:
 
-    * ``HELLO`` from the host: ``(proto,)``; from the device:
-      ``(fw, proto, boot, seats, leds_per_seat, pool_leds, max_brightness, power_limit_ma)``
+    * ``HELLO``: ``(proto,)``
     * ``SET``: ``(brightness, turn, pool, v1, ..., vN)``
-    * ``PING``, ``QUERY``, ``ACK``: ``()``
+    * ``PING``, ``QUERY``: ``()``; ``ACK`` (seq: the press acknowledged): ``()``
     * ``TEST``: ``("on",)`` or ``("off",)``
-    * ``NAK``: ``(reason,)``
-    * ``BOOT``: ``(fw, proto, boot)``
-    * ``BTN``: ``(button, kind)``
-    * ``FB``: ``(link, hex)`` with link 0 or 1
+
+    From the device, each with the boot counter (``Frame.boot``):
+
+    * ``HELLO``: ``(fw, proto, boot, seats, leds_per_seat, pool_leds, max_brightness,
+      power_limit_ma, press)``
+    * ``ACK``: ``(boot,)``; ``NAK``: ``(boot, reason)``
+    * ``BOOT`` (seq 0): ``(fw, proto, boot)``
+    * ``BTN`` (seq: the press number): ``(boot, button, kind)``
+    * ``FB``: ``(boot, link, hex)`` with link 0 or 1
     """
 
     kind: str
@@ -173,7 +184,26 @@ class Frame:
 
     @property
     def is_hello_reply(self) -> bool:
-        return self.kind == "HELLO" and len(self.args) == 8
+        return self.kind == "HELLO" and len(self.args) == 9
+
+    @property
+    def boot(self) -> int | None:
+        """The device's boot counter, carried by every device frame (None for a host frame)."""
+        if self.kind in ("BOOT", "HELLO") and len(self.args) >= 3:
+            return int(self.args[2])
+        if self.kind in ("ACK", "NAK", "BTN", "FB") and self.args:
+            return int(self.args[0])
+        return None
+
+    @property
+    def press(self) -> int:
+        """``HELLO`` reply: the press the host should expect next (the oldest unacknowledged, or
+        the next one); ``BTN``: this press's number."""
+        if self.is_hello_reply:
+            return int(self.args[8])
+        if self.kind == "BTN":
+            return self.seq
+        raise ValueError(f"{self.kind} carries no press number")
 
     def state(self) -> DisplayState:
         """The display state of a ``SET`` frame."""
@@ -186,14 +216,14 @@ class Frame:
         """The layout announced by a device's ``HELLO`` reply."""
         if not self.is_hello_reply:
             raise ValueError("only a device's HELLO reply carries a layout")
-        seats, lps, pool, maxb, power = (int(a) for a in self.args[3:])
+        seats, lps, pool, maxb, power = (int(a) for a in self.args[3:8])
         return Layout(seats, lps, pool, maxb, power)
 
     def leds(self) -> tuple[Rgb, ...]:
         """The LED colours of an ``FB`` frame, in strip order."""
         if self.kind != "FB":
             raise ValueError(f"{self.kind} carries no frame buffer")
-        return decode_leds(str(self.args[1]))
+        return decode_leds(str(self.args[2]))
 
 
 # --------------------------------------------------------------------------- framing
@@ -230,24 +260,35 @@ def frame_length(line: bytes) -> int:
 
 
 def _leading_seq(body: bytes) -> int:
-    """The seq field of a possibly damaged body when it reads as one, else 0."""
-    parts = body.split(b",")
-    if len(parts) >= 2 and re.fullmatch(rb"[0-9]{1,5}", parts[1]):
+    """The seq a ``NAK`` reports: the second field when it is a number 1-65535, else 0."""
+    parts = body.split(b",", 2)
+    if len(parts) >= 2 and _INT_B.match(parts[1]):
         seq = int(parts[1])
-        if seq <= MAX_SEQ:
+        if 1 <= seq <= MAX_SEQ:
             return seq
     return 0
 
 
 def parse_frame(
-    line: bytes, *, max_len: int = MAX_DEVICE_FRAME, layout: Layout | None = None
+    line: bytes,
+    *,
+    sender: str = "device",
+    layout: Layout | None = None,
+    max_len: int | None = None,
 ) -> Frame:
-    """Parse one received frame, ``$`` to ``\\n`` (the ``\\n`` and a ``\\r`` before it optional).
+    """Parse one received frame, ``$`` to ``\\n`` (the ``\\n`` and one ``\\r`` before it optional).
 
-    ``max_len`` is the receiver's limit (``MAX_HOST_FRAME`` on the device, ``MAX_DEVICE_FRAME`` on
-    the host); with ``layout`` a ``SET`` is also checked against the strip (``range``).
-    Raises ``FrameError`` with the ``NAK`` reason and the seq that could be read (else 0).
+    ``sender`` is who sent it: ``"device"`` (the host parsing, limit ``MAX_DEVICE_FRAME``) or
+    ``"host"`` (the device parsing, limit ``MAX_HOST_FRAME``, exactly as the firmware does);
+    ``max_len`` overrides the limit. With ``layout`` a ``SET`` is also checked against the strip.
+    Raises ``FrameError`` with the ``NAK`` reason and the seq that could be read (else 0), checking
+    in PROTOCOL.md's order ("Receiving a frame"): length, ``*``, CRC, printable body, type, seq,
+    field count, field syntax, value ranges.
     """
+    if sender not in ("host", "device"):
+        raise ValueError(f"sender is 'host' or 'device', not {sender!r}")
+    if max_len is None:
+        max_len = MAX_HOST_FRAME if sender == "host" else MAX_DEVICE_FRAME
     if frame_length(line) > max_len:
         raise FrameError("long", 0, f"{frame_length(line)} bytes, limit {max_len}")
     text = _content(line)
@@ -258,18 +299,29 @@ def parse_frame(
         raise FrameError("parse", _leading_seq(text[1:]), "no '*' before the CRC")
     body, crc_text = text[1:star], text[star + 1 :]
     seq = _leading_seq(body)
-    if not _HEX4.match(crc_text.decode("latin-1")):
+    if not _HEX4_B.match(crc_text):
         raise FrameError("crc", seq, f"CRC field {crc_text!r} is not 4 upper-case hex digits")
     if int(crc_text, 16) != crc16(body):
         raise FrameError("crc", seq, f"CRC {crc_text.decode()} != {crc16(body):04X}")
     if any(not 0x20 <= b <= 0x7E or b in b"$*" for b in body):
         raise FrameError("parse", seq, "body is not printable ASCII")
     fields = body.decode("ascii").split(",")
-    frame = _parse_fields(fields, seq)
+    kind = fields[0]
+    parsers = _HOST_PARSERS if sender == "host" else _DEVICE_PARSERS
+    if kind not in parsers:
+        raise FrameError("unknown", seq, f"{kind!r} is not a frame the {sender} sends")
+    if len(fields) < 2:
+        raise FrameError("parse", seq, f"{kind} has no seq")
+    _number(fields[1], seq, "seq")
+    lo, hi = _SEQ_RANGE.get((sender, kind), (1, MAX_SEQ))
+    number = int(fields[1])
+    if not lo <= number <= hi:
+        raise FrameError("range", seq, f"seq {number} outside {lo}-{hi}")
+    frame = Frame(kind, number, parsers[kind](fields, seq))
     if layout is not None and frame.kind == "SET":
         why = layout.check(frame.state())
         if why:
-            raise FrameError("range", frame.seq, why)
+            raise FrameError("range", seq, why)
     return frame
 
 
@@ -297,51 +349,44 @@ def other_protocol_hello(line: bytes) -> tuple[str, int] | None:
     return fields[2].decode("ascii"), int(fields[3])
 
 
+# A field spec: (name, lo, hi) for a number, (name, ("word", ...)) for one of some words,
+# (name, regex) for text such as a version.
+_Spec = tuple
+
+
+def _fields(f: list[str], seq: int, specs: tuple[_Spec, ...]) -> tuple[int | str, ...]:
+    """The fields after the seq: their count, then every field's syntax, then the ranges."""
+    if len(f) != 2 + len(specs):
+        raise FrameError("parse", seq, f"{f[0]} has {len(f)} fields, expected {2 + len(specs)}")
+    for text, spec in zip(f[2:], specs, strict=True):
+        name, what = spec[0], spec[1]
+        if isinstance(what, tuple):
+            if text not in what:
+                raise FrameError("parse", seq, f"{f[0]} {name} {text!r} is not one of {what}")
+        elif isinstance(what, re.Pattern):
+            if not what.match(text):
+                raise FrameError("parse", seq, f"{f[0]} {name} {text!r}")
+        else:
+            _number(text, seq, name)
+    out: list[int | str] = []
+    for text, spec in zip(f[2:], specs, strict=True):
+        if len(spec) == 3:
+            name, lo, hi = spec
+            value = int(text)
+            if not lo <= value <= hi:
+                raise FrameError("range", seq, f"{f[0]} {name} {value} outside {lo}-{hi}")
+            out.append(value)
+        else:
+            out.append(text)
+    return tuple(out)
+
+
 def _int(text: str, seq: int, lo: int, hi: int, name: str) -> int:
-    if not _INT.match(text):
-        raise FrameError("parse", seq, f"{name} {text!r} is not a decimal integer")
+    _number(text, seq, name)
     value = int(text)
     if not lo <= value <= hi:
         raise FrameError("range", seq, f"{name} {value} outside {lo}-{hi}")
     return value
-
-
-def _count(fields: list[str], seq: int, n: int) -> None:
-    if len(fields) != n:
-        raise FrameError("parse", seq, f"{fields[0]} has {len(fields)} fields, expected {n}")
-
-
-def _parse_fields(fields: list[str], seq_guess: int) -> Frame:
-    kind = fields[0]
-    if kind not in _PARSERS:
-        raise FrameError("unknown", seq_guess, f"unknown frame type {kind!r}")
-    if len(fields) < 2:
-        raise FrameError("parse", 0, f"{kind} has no seq")
-    seq = _int(fields[1], 0, 0, MAX_SEQ, "seq")
-    return Frame(kind, seq, _PARSERS[kind](fields, seq))
-
-
-def _args_hello(f: list[str], seq: int) -> tuple[int | str, ...]:
-    if len(f) == 3:
-        return (_int(f[2], seq, 0, 255, "proto"),)
-    _count(f, seq, 10)
-    if not _VERSION.match(f[2]):
-        raise FrameError("parse", seq, f"firmware version {f[2]!r}")
-    args = (
-        f[2],
-        _int(f[3], seq, 0, 255, "proto"),
-        _int(f[4], seq, 0, 65535, "boot"),
-        _int(f[5], seq, 1, MAX_SEATS, "seats"),
-        _int(f[6], seq, 1, 255, "leds_per_seat"),
-        _int(f[7], seq, 0, 255, "pool_leds"),
-        _int(f[8], seq, 0, 255, "max_brightness"),
-        _int(f[9], seq, 1, 65535, "power_limit_ma"),
-    )
-    try:
-        Layout(*args[3:])  # type: ignore[arg-type]
-    except ValueError as exc:
-        raise FrameError("range", seq, str(exc)) from None
-    return args
 
 
 def _args_set(f: list[str], seq: int) -> tuple[int | str, ...]:
@@ -361,60 +406,48 @@ def _args_set(f: list[str], seq: int) -> tuple[int | str, ...]:
     return (brightness, turn, pool, *values)
 
 
-def _args_none(f: list[str], seq: int) -> tuple[int | str, ...]:
-    _count(f, seq, 2)
-    return ()
+def _args_device_hello(f: list[str], seq: int) -> tuple[int | str, ...]:
+    args = _fields(
+        f,
+        seq,
+        (
+            ("firmware version", _VERSION),
+            ("proto", 0, 255),
+            ("boot", 0, MAX_SEQ),
+            ("seats", 1, MAX_SEATS),
+            ("leds_per_seat", 1, 255),
+            ("pool_leds", 0, 255),
+            ("max_brightness", 0, 255),
+            ("power_limit_ma", 1, 65535),
+            ("press", 1, MAX_SEQ),
+        ),
+    )
+    try:
+        Layout(*args[3:8])  # type: ignore[arg-type]
+    except ValueError as exc:
+        raise FrameError("range", seq, str(exc)) from None
+    return args
 
 
-def _args_test(f: list[str], seq: int) -> tuple[int | str, ...]:
-    _count(f, seq, 3)
-    if f[2] not in ("on", "off"):
-        raise FrameError("parse", seq, f"TEST wants on or off, not {f[2]!r}")
-    return (f[2],)
-
-
-def _args_nak(f: list[str], seq: int) -> tuple[int | str, ...]:
-    _count(f, seq, 3)
-    if f[2] not in NAK_REASONS:
-        raise FrameError("parse", seq, f"unknown NAK reason {f[2]!r}")
-    return (f[2],)
-
-
-def _args_boot(f: list[str], seq: int) -> tuple[int | str, ...]:
-    _count(f, seq, 5)
-    if not _VERSION.match(f[2]):
-        raise FrameError("parse", seq, f"firmware version {f[2]!r}")
-    return (f[2], _int(f[3], seq, 0, 255, "proto"), _int(f[4], seq, 0, 65535, "boot"))
-
-
-def _args_btn(f: list[str], seq: int) -> tuple[int | str, ...]:
-    _count(f, seq, 4)
-    button = _int(f[2], seq, 0, MAX_SEATS, "button")
-    if f[3] not in BUTTON_KINDS:
-        raise FrameError("parse", seq, f"button kind {f[3]!r} is not P or L")
-    return (button, f[3])
-
-
-def _args_fb(f: list[str], seq: int) -> tuple[int | str, ...]:
-    _count(f, seq, 4)
-    link = _int(f[2], seq, 0, 1, "link")
-    if not _HEXBUF.match(f[3]):
-        raise FrameError("parse", seq, "frame buffer is not RRGGBB upper-case hex per LED")
-    return (link, f[3])
-
-
-_PARSERS = {
-    "HELLO": _args_hello,
+_BOOT = ("boot", 0, MAX_SEQ)
+_HOST_PARSERS = {
+    "HELLO": lambda f, seq: _fields(f, seq, (("proto", 0, 255),)),
     "SET": _args_set,
-    "PING": _args_none,
-    "QUERY": _args_none,
-    "TEST": _args_test,
-    "ACK": _args_none,
-    "NAK": _args_nak,
-    "BOOT": _args_boot,
-    "BTN": _args_btn,
-    "FB": _args_fb,
+    "PING": lambda f, seq: _fields(f, seq, ()),
+    "QUERY": lambda f, seq: _fields(f, seq, ()),
+    "TEST": lambda f, seq: _fields(f, seq, (("state", ("on", "off")),)),
+    "ACK": lambda f, seq: _fields(f, seq, ()),
 }
+_DEVICE_PARSERS = {
+    "HELLO": _args_device_hello,
+    "ACK": lambda f, seq: _fields(f, seq, (_BOOT,)),
+    "NAK": lambda f, seq: _fields(f, seq, (_BOOT, ("reason", NAK_REASONS))),
+    "BOOT": lambda f, seq: _fields(f, seq, (("firmware version", _VERSION), ("proto", 0, 255), _BOOT)),
+    "BTN": lambda f, seq: _fields(f, seq, (_BOOT, ("button", 0, MAX_SEATS), ("kind", BUTTON_KINDS))),
+    "FB": lambda f, seq: _fields(f, seq, (_BOOT, ("link", 0, 1), ("frame buffer", _HEXBUF))),
+}
+_SEQ_RANGE = {("device", "BOOT"): (0, 0), ("device", "NAK"): (0, MAX_SEQ)}
+"""Seq ranges other than 1-65535: ``BOOT`` answers nothing (0); a ``NAK`` may not know the seq."""
 
 
 # --------------------------------------------------------------------------- frame bodies
@@ -428,11 +461,23 @@ def set_body(seq: int, state: DisplayState) -> str:
     return f"SET,{seq},{state.brightness},{state.turn},{state.pool},{values}"
 
 
-def hello_reply_body(seq: int, fw: str, proto: int, boot: int, layout: Layout) -> str:
+def hello_reply_body(
+    seq: int, fw: str, proto: int, boot: int, layout: Layout, press: int = 1
+) -> str:
     return (
         f"HELLO,{seq},{fw},{proto},{boot},{layout.seats},{layout.leds_per_seat},"
-        f"{layout.pool_leds},{layout.max_brightness},{layout.power_limit_ma}"
+        f"{layout.pool_leds},{layout.max_brightness},{layout.power_limit_ma},{press}"
     )
+
+
+def press_add(press: int, k: int) -> int:
+    """The press number ``k`` after ``press`` (1-65535, then 1 again; 0 is never used)."""
+    return (press - 1 + k) % MAX_SEQ + 1
+
+
+def press_distance(a: int, b: int) -> int:
+    """How many presses from ``a`` forward to ``b`` (0-65534)."""
+    return (b - a) % MAX_SEQ
 
 
 def encode_leds(leds: tuple[Rgb, ...]) -> str:

@@ -257,3 +257,66 @@ def test_firmware_of_protocol_1_is_told_to_update_not_called_a_stranger():
         thread.join(timeout=5)
         os.close(master)
         os.close(slave)
+
+
+def test_reset_whose_boot_frame_is_lost_is_noticed_and_the_state_sent_again(emu):
+    """The BOOT after a reset never arrives: the next reply's boot counter tells, the whole
+    state goes again, and the new boot's first press is not dropped as a repeat."""
+    state = DisplayState((1, 2, 3), pool=1, turn=2)
+    resets: list[int] = []
+    with StoneCounterClient(emu.port, on_reset=resets.append) as client:
+        client.set_state(state)
+        assert client.wait_acked(LONG)
+        before = client.status().boot
+        emu.press(2)
+        first = client.buttons.get(timeout=LONG)
+        assert (first.button, first.boot, first.seq) == (2, before, 1)
+        emu.reset(send_boot=False)
+        assert wait_until(lambda: client.status().resets == 1)
+        assert client.status().boot == before + 1 and resets == [before + 1]
+        assert client.wait_acked(LONG) and emu.state == state
+        emu.press(4)
+        again = client.buttons.get(timeout=LONG)
+        assert (again.button, again.boot, again.seq) == (4, before + 1, 1)
+
+
+@pytest.mark.parametrize("seed", [11, 12])
+def test_presses_arrive_exactly_once_in_the_order_pressed_under_loss(seed):
+    """A third of the frames lost each way, presses in bursts: each arrives once, in order (an
+    undo never overtakes the seat press before it)."""
+    lossy = Faults(drop=0.33)
+    rng = random.Random(seed)
+    got: list[ButtonEvent] = []
+    with (
+        Emulator(to_device=lossy, to_host=lossy, seed=seed) as emu,
+        StoneCounterClient(emu.port, tries=50, on_button=got.append) as client,
+    ):
+        assert client.wait_connected(LONG)
+        for _ in range(8):
+            # A burst faster than any resend, once the last has arrived: people do not press
+            # eight buttons while the link is down (the device keeps 8).
+            assert wait_until(lambda: emu.unacked_buttons == 0, timeout=60.0)
+            for _ in range(rng.randint(2, 5)):
+                emu.press(rng.randint(0, 8), rng.choice("PL"))
+        assert wait_until(lambda: len(got) == len(emu.presses), timeout=60.0)
+        time.sleep(0.6)  # resends still on their way deliver nothing more
+        assert emu.ignored_presses == 0
+        assert [(e.boot, e.seq, e.button, e.kind) for e in got] == [
+            (p.boot, p.seq, p.button, p.kind) for p in emu.presses
+        ]
+        assert [e.seq for e in got] == list(range(1, len(got) + 1))
+        assert client.buttons.empty()  # with on_button, nothing goes to the queue
+
+
+def test_presses_beyond_eight_waiting_are_ignored_never_leaving_a_gap():
+    with Emulator(seed=4) as emu:
+        for i in range(10):  # no host: nothing is acknowledged
+            emu.press(i % 9)
+        assert wait_until(lambda: len(emu.presses) == 8)
+        assert emu.ignored_presses == 2 and [p.seq for p in emu.presses] == list(range(1, 9))
+        with StoneCounterClient(emu.port) as client:
+            got = [client.buttons.get(timeout=LONG) for _ in range(8)]
+            assert [(e.seq, e.button) for e in got] == [(i + 1, i) for i in range(8)]
+            assert wait_until(lambda: emu.unacked_buttons == 0)
+            emu.press(5)
+            assert client.buttons.get(timeout=LONG).seq == 9

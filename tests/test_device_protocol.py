@@ -52,16 +52,17 @@ def test_crc_check_value():
 @pytest.mark.parametrize(("body", "crc"), [r for r in CRC_ROWS if r[0] and r[0] != "123456789"])
 def test_encode_frame_vectors(body, crc):
     assert encode_frame(body) == f"${body}*{crc}\n".encode("ascii")
-    frame = parse_frame(encode_frame(body))
+    try:
+        frame = parse_frame(encode_frame(body), sender="device")
+    except FrameError:
+        frame = parse_frame(encode_frame(body), sender="host")
     assert frame.body == body and frame.encode() == encode_frame(body)
 
 
 @pytest.mark.parametrize(("direction", "text", "result"), FRAME_ROWS)
 def test_frame_vectors(direction, text, result):
-    if direction == "H":
-        kwargs = {"max_len": MAX_HOST_FRAME, "layout": Layout()}
-    else:
-        kwargs = {"max_len": MAX_DEVICE_FRAME}
+    host = direction == "H"
+    kwargs = {"sender": "host", "layout": Layout()} if host else {"sender": "device"}
     line = text.encode("ascii") + b"\n"
     if result.startswith("OK,"):
         _, kind, seq = result.split(",")
@@ -81,16 +82,19 @@ def test_frame_vectors_cover_every_nak_reason():
 
 
 def test_crlf_is_accepted_and_length_ignores_cr():
-    assert parse_frame(b"$PING,4*A637\r\n").seq == 4
+    assert parse_frame(b"$PING,4*A637\r\n", sender="host").seq == 4
+    with pytest.raises(FrameError) as err:  # only one '\r' is ignored, as on the device
+        parse_frame(b"$PING,4*A637\r\r\n", sender="host")
+    assert (err.value.reason, err.value.seq) == ("crc", 4)
     body = "PING,4," + "0" * (MAX_HOST_FRAME - len("$PING,4,*XXXX\n"))
     line = encode_frame(body)
     assert len(line) == MAX_HOST_FRAME
     for at_limit in (line, line[:-1] + b"\r\n"):
         with pytest.raises(FrameError) as err:
-            parse_frame(at_limit, max_len=MAX_HOST_FRAME)
+            parse_frame(at_limit, sender="host")
         assert (err.value.reason, err.value.seq) == ("parse", 4)  # too many fields, not too long
     with pytest.raises(FrameError) as err:
-        parse_frame(encode_frame(body + "0"), max_len=MAX_HOST_FRAME)
+        parse_frame(encode_frame(body + "0"), sender="host")
     assert (err.value.reason, err.value.seq) == ("long", 0)
 
 
@@ -109,15 +113,15 @@ def test_parse_refuses_non_printable_body_with_valid_crc():
     body = b"PI\x01NG,4"
     line = b"$" + body + b"*" + f"{crc16(body):04X}".encode() + b"\n"
     with pytest.raises(FrameError) as err:
-        parse_frame(line)
+        parse_frame(line, sender="host")
     assert (err.value.reason, err.value.seq) == ("parse", 4)
 
 
 def test_parse_without_dollar_or_star():
     with pytest.raises(FrameError, match="parse"):
-        parse_frame(b"PING,4*A637\n")
+        parse_frame(b"PING,4*A637\n", sender="host")
     with pytest.raises(FrameError, match="parse"):
-        parse_frame(b"$PING,4\n")
+        parse_frame(b"$PING,4\n", sender="host")
 
 
 # --------------------------------------------------------------------------- splitter
@@ -127,7 +131,7 @@ def test_splitter_skips_noise_and_restarts_on_dollar():
     assert out == []
     out = s.feed(b"37\r\n junk $ACK,5*9754\n")
     assert out == [b"$PING,4*A637\r\n", b"$ACK,5*9754\n"]
-    assert [parse_frame(x).kind for x in out] == ["PING", "ACK"]
+    assert [parse_frame(x, sender="host").kind for x in out] == ["PING", "ACK"]
 
 
 def test_splitter_cuts_overlong_frames_and_resyncs():
@@ -135,9 +139,9 @@ def test_splitter_cuts_overlong_frames_and_resyncs():
     out = s.feed(b"$" + b"A" * 300 + b"\n$PING,4*A637\n")
     assert len(out) == 2
     with pytest.raises(FrameError) as err:
-        parse_frame(out[0], max_len=MAX_HOST_FRAME)
+        parse_frame(out[0], sender="host")
     assert (err.value.reason, err.value.seq) == ("long", 0)
-    assert parse_frame(out[1]).kind == "PING"
+    assert parse_frame(out[1], sender="host").kind == "PING"
 
 
 def test_splitter_byte_by_byte_equals_whole():
@@ -145,7 +149,7 @@ def test_splitter_byte_by_byte_equals_whole():
     s1, s2 = FrameSplitter(), FrameSplitter()
     one = [f for b in stream for f in s1.feed(bytes([b]))]
     assert one == s2.feed(stream)
-    assert [parse_frame(f).seq for f in one] == list(range(1, 30))
+    assert [parse_frame(f, sender="host").seq for f in one] == list(range(1, 30))
 
 
 # --------------------------------------------------------------------------- state encoding
@@ -153,7 +157,7 @@ def test_set_body_round_trip():
     state = DisplayState((3, -2, 0, 10), pool=4, turn=2, brightness=40)
     body = set_body(17, state)
     assert body == "SET,17,40,2,4,3,-2,0,10"
-    frame = parse_frame(encode_frame(body), layout=Layout())
+    frame = parse_frame(encode_frame(body), sender="host", layout=Layout())
     assert frame == Frame("SET", 17, (40, 2, 4, 3, -2, 0, 10))
     assert frame.state() == state
 
@@ -179,17 +183,18 @@ def test_layout_check_and_range_naks():
     assert "pool" in small.check(DisplayState((0,), pool=4))
     assert "5 seat values" in small.check(DisplayState((0,) * 5))
     with pytest.raises(FrameError) as err:
-        parse_frame(encode_frame("SET,9,255,0,0,0,0,0,0,0"), layout=small)
+        parse_frame(encode_frame("SET,9,255,0,0,0,0,0,0,0"), sender="host", layout=small)
     assert (err.value.reason, err.value.seq) == ("range", 9)
 
 
 def test_hello_reply_layout_and_fb_leds():
-    reply = parse_frame(encode_frame("HELLO,1,2.0.0,2,7,8,10,10,64,450"))
+    reply = parse_frame(encode_frame("HELLO,1,2.0.0,2,7,8,10,10,64,450,3"))
     assert reply.is_hello_reply and reply.layout() == Layout()
-    assert reply.args[:3] == ("2.0.0", 2, 7)
-    external = parse_frame(encode_frame("HELLO,1,2.0.0,2,7,8,10,10,255,2000")).layout()
+    assert reply.args[:3] == ("2.0.0", 2, 7) and reply.boot == 7 and reply.press == 3
+    external = parse_frame(encode_frame("HELLO,1,2.0.0,2,7,8,10,10,255,2000,1")).layout()
     assert external == Layout(max_brightness=255, power_limit_ma=2000)
-    fb = parse_frame(encode_frame("FB,5,1,00FF00FFA000"))
+    fb = parse_frame(encode_frame("FB,5,9,1,00FF00FFA000"))
+    assert fb.boot == 9 and fb.args[1] == 1
     assert fb.leds() == ((0, 255, 0), (255, 160, 0))
     assert decode_leds(encode_leds(((1, 2, 3), (254, 0, 171)))) == ((1, 2, 3), (254, 0, 171))
 
@@ -251,7 +256,7 @@ def test_eight_seats_fit_hachi_hachi_and_bagaji():
     for seats in (7, 8):
         values = tuple(range(1, seats + 1))
         state = DisplayState(values, pool=2, turn=seats)
-        frame = parse_frame(encode_frame(set_body(5, state)), max_len=MAX_HOST_FRAME, layout=layout)
+        frame = parse_frame(encode_frame(set_body(5, state)), sender="host", layout=layout)
         assert frame.state() == state
         leds = render(layout, state, link_alive=True)
         seat = leds[(seats - 1) * 10 : seats * 10]
@@ -259,11 +264,11 @@ def test_eight_seats_fit_hachi_hachi_and_bagaji():
     longest = DisplayState((-10,) * 8, pool=10, turn=8, brightness=255)
     assert len(encode_frame(set_body(65535, longest))) <= MAX_HOST_FRAME
     with pytest.raises(FrameError) as err:
-        parse_frame(encode_frame("SET,6,255,0,0" + ",1" * 9), max_len=MAX_HOST_FRAME, layout=layout)
+        parse_frame(encode_frame("SET,6,255,0,0" + ",1" * 9), sender="host", layout=layout)
     assert (err.value.reason, err.value.seq) == ("range", 6)
-    assert parse_frame(encode_frame("BTN,3,8,P")).args == (8, "P")
+    assert parse_frame(encode_frame("BTN,3,1,8,P")).args == (1, 8, "P")
     with pytest.raises(FrameError):
-        parse_frame(encode_frame("BTN,3,9,P"))
+        parse_frame(encode_frame("BTN,3,1,9,P"))
     with pytest.raises(ValueError):
         Layout(seats=9)
 
@@ -297,12 +302,12 @@ def test_splitter_is_bounded_and_linear_on_dollar_and_endless_cr():
         assert s.feed(junk[at : at + 1000]) == []
         peak = max(peak, s.buffered)
     assert peak == MAX_DEVICE_FRAME + 1  # bounded, whatever comes
-    out = s.feed(b"\n" + encode_frame("ACK,5"))
+    out = s.feed(b"\n" + encode_frame("ACK,5,2"))
     assert len(out) == 2
     with pytest.raises(FrameError) as err:
         parse_frame(out[0])
     assert err.value.reason == "long"
-    assert parse_frame(out[1]) == Frame("ACK", 5)
+    assert parse_frame(out[1]) == Frame("ACK", 5, (2,))
     # Linear: the splitter's own work does not grow with the junk before a frame. Count the bytes
     # its searches examine through a bytes subclass whose find() records the span it scanned.
     for size in (6_000, 60_000):
@@ -321,7 +326,7 @@ def _scanned_bytes(data: bytes) -> int:
             return hit
 
     out = FrameSplitter(MAX_DEVICE_FRAME).feed(Counting(data))
-    assert parse_frame(out[-1]).seq == 7
+    assert parse_frame(out[-1], sender="host").seq == 7
     return counted[0]
 
 
@@ -407,7 +412,7 @@ def test_layout_refuses_a_budget_below_the_idle_draw():
         Layout(power_limit_ma=91)
     assert Layout(power_limit_ma=92).power_limit_ma == 92
     with pytest.raises(FrameError) as err:
-        parse_frame(encode_frame("HELLO,1,2.0.0,2,7,8,10,10,64,91"))
+        parse_frame(encode_frame("HELLO,1,2.0.0,2,7,8,10,10,64,91,1"))
     assert err.value.reason == "range"
 
 

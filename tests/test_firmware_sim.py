@@ -75,6 +75,8 @@ class Sim:
         self.lines: queue.Queue[str] = queue.Queue()
         self.strips: list[str] = []
         self.ws_errors: list[str] = []
+        self.dropped: list[str] = []
+        """Frames the harness lost on command ("drop TYPE")."""
         self._lock = threading.Lock()
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
@@ -96,6 +98,8 @@ class Sim:
                     self.strips.append(line[6:])
                 elif line.startswith("WSERR"):
                     self.ws_errors.append(line)
+                elif line.startswith("DROPPED "):
+                    self.dropped.append(line[8:])
             self.lines.put(line)
 
     def command(self, cmd: str) -> None:
@@ -299,7 +303,7 @@ def test_button_pressed_without_host_is_resent_then_delivered_once(sim: Sim) -> 
                 if frame.kind == "BTN":
                     seen.append(frame)
     assert len(seen) == 2, "an unacknowledged BTN is resent"
-    assert seen[0].seq == seen[1].seq and seen[0].args == (6, "P")
+    assert seen[0] == seen[1] and seen[0].seq == 1 and seen[0].args[1:] == (6, "P")
 
     client = connect(sim, reset=False, banner_timeout=0.5)
     try:
@@ -328,36 +332,121 @@ def test_link_lost_after_silence(sim: Sim) -> None:
 
     with raw_port(sim) as ser:
         fb = raw_reply(ser, "QUERY,1", want="FB")
-        link, hexes = fb.args
+        _, link, hexes = fb.args
         assert link == 0
         assert decode_leds(hexes) in (lost_on, lost_off)
         # That QUERY was a valid frame: the link is back.
         fb = raw_reply(ser, "QUERY,2", want="FB")
-        assert fb.args[0] == 1
-        assert decode_leds(fb.args[1]) == render(LAYOUT, state, link_alive=True)
+        assert fb.args[1] == 1
+        assert fb.leds() == render(LAYOUT, state, link_alive=True)
 
 
 def test_bad_frames_are_refused_with_nak(sim: Sim) -> None:
     with raw_port(sim) as ser:
         nak = raw_reply(ser, b"$PING,7*0000\n")
-        assert (nak.kind, nak.seq, nak.args) == ("NAK", 7, ("crc",))
+        boot = nak.boot
+        assert (nak.kind, nak.seq, nak.args) == ("NAK", 7, (boot, "crc"))
         good = encode_frame("PING,8")
         damaged = good.replace(b"PING,8", b"PONG,8")
         nak = raw_reply(ser, damaged)
-        assert (nak.kind, nak.seq, nak.args) == ("NAK", 8, ("crc",))
+        assert (nak.kind, nak.seq, nak.args) == ("NAK", 8, (boot, "crc"))
         nak = raw_reply(ser, "SET,9,255,0,11,1")
-        assert (nak.kind, nak.seq, nak.args) == ("NAK", 9, ("range",))
+        assert (nak.kind, nak.seq, nak.args) == ("NAK", 9, (boot, "range"))
         nak = raw_reply(ser, "SET,10,255,0,1,1,2,3,4,5,6,7,8,9")
-        assert (nak.kind, nak.seq, nak.args) == ("NAK", 10, ("range",))
+        assert (nak.kind, nak.seq, nak.args) == ("NAK", 10, (boot, "range"))
         nak = raw_reply(ser, "SET,11,bright,0,1,1")
-        assert (nak.kind, nak.seq, nak.args) == ("NAK", 11, ("parse",))
+        assert (nak.kind, nak.seq, nak.args) == ("NAK", 11, (boot, "parse"))
         nak = raw_reply(ser, "FOO,12")
-        assert (nak.kind, nak.seq, nak.args) == ("NAK", 12, ("unknown",))
+        assert (nak.kind, nak.seq, nak.args) == ("NAK", 12, (boot, "unknown"))
         nak = raw_reply(ser, b"$" + b"A" * 120 + b"*0000\n")
-        assert (nak.kind, nak.seq, nak.args) == ("NAK", 0, ("long",))
+        assert (nak.kind, nak.seq, nak.args) == ("NAK", 0, (boot, "long"))
         # Noise and a broken-off frame before a good one change nothing.
         ack = raw_reply(ser, b"\x00garbage\r\n$PIN" + encode_frame("PING,13"))
-        assert (ack.kind, ack.seq) == ("ACK", 13)
+        assert (ack.kind, ack.seq, ack.boot) == ("ACK", 13, boot)
         # A refused SET changed nothing: the display is still the initial state.
         fb = raw_reply(ser, "QUERY,14", want="FB")
-        assert decode_leds(fb.args[1]) == render(LAYOUT, LAYOUT.initial_state(), True)
+        assert fb.leds() == render(LAYOUT, LAYOUT.initial_state(), True)
+
+
+def _dropped(sim: Sim) -> str:
+    """The frame the harness lost on "drop TYPE"."""
+    deadline = time.monotonic() + WAIT
+    while not sim.dropped:
+        assert time.monotonic() < deadline, "the harness lost no frame"
+        time.sleep(0.01)
+    assert len(sim.dropped) == 1, sim.dropped
+    return sim.dropped[0]
+
+
+def test_reset_whose_boot_frame_is_lost_is_noticed(sim: Sim) -> None:
+    """Every reply carries the boot counter: a reset is noticed at the next reply even when its
+    BOOT never arrives; the state is sent again and presses restart at 1, none dropped."""
+    state = DisplayState(values=(4, -3, 0, 2), pool=5, turn=2, brightness=255)
+    client = connect(sim)
+    try:
+        client.set_state(state)
+        assert client.wait_acked(WAIT)
+        want = render(LAYOUT, state, link_alive=True)
+        sim.wait_strip(lambda leds: leds == want)
+        boot = client.status().boot
+        sim.command("press 5")  # press 1 of this boot, delivered
+        time.sleep(0.05)
+        sim.command("release 5")
+        ev = client.buttons.get(timeout=WAIT)
+        assert (ev.button, ev.seq, ev.boot) == (5, 1, boot)
+
+        sim.command("drop BOOT")
+        sim.command("reset")
+        assert _dropped(sim).startswith("BOOT,0,")
+        deadline = time.monotonic() + WAIT
+        while client.status().resets != 1:  # noticed at the next PING's ACK (within ~1 s)
+            assert time.monotonic() < deadline, client.status()
+            time.sleep(0.02)
+        assert client.status().boot == boot + 1
+        assert client.wait_acked(WAIT)  # the whole state again
+        sim.wait_strip(lambda leds: leds == want)
+        assert client.query_framebuffer(timeout=WAIT).leds == want
+
+        sim.command("press 5")  # press 1 again, of the new boot: not taken for a repeat
+        time.sleep(0.05)
+        sim.command("release 5")
+        ev = client.buttons.get(timeout=WAIT)
+        assert (ev.button, ev.seq, ev.boot) == (5, 1, boot + 1)
+        _no_more_events(client)
+    finally:
+        client.stop()
+
+
+def test_presses_arrive_in_the_order_pressed_when_one_is_lost(sim: Sim) -> None:
+    """Press 1 (a seat) is lost on the way, press 2 (undo) arrives first: the host takes nothing
+    out of order; the device resends press 1, then 2."""
+    client = connect(sim)
+    try:
+        sim.command("drop BTN")
+        sim.command("press 3")
+        time.sleep(0.03)
+        sim.command("release 3")
+        sim.command("press 0")
+        time.sleep(0.03)
+        sim.command("release 0")
+        assert _dropped(sim).startswith("BTN,1,")
+        got = [client.buttons.get(timeout=WAIT) for _ in range(2)]
+        assert [(e.button, e.seq) for e in got] == [(3, 1), (0, 2)]
+        _no_more_events(client)
+    finally:
+        client.stop()
+
+
+def test_presses_while_the_host_is_away_keep_their_order_and_the_ninth_is_ignored(sim: Sim) -> None:
+    for button in (1, 2, 3, 4, 5, 6, 7, 8, 0, 1):  # ten presses, no host
+        sim.command(f"press {button}")
+        time.sleep(0.03)
+        sim.command(f"release {button}")
+        time.sleep(0.03)
+    client = connect(sim, reset=False, banner_timeout=0.2)
+    try:
+        got = [client.buttons.get(timeout=WAIT) for _ in range(8)]
+        assert [(e.button, e.seq) for e in got] == [(b, b) for b in range(1, 9)]
+        _no_more_events(client)
+    finally:
+        client.stop()

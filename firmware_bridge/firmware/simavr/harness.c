@@ -11,6 +11,8 @@
  *   press N / release N   hold or let go button N (0 undo on PD2, 1-6 seats on PC0-PC5,
  *                         7 and 8 on PD3 and PD4)
  *   reset                 reset the MCU (as a board does when its port opens); EEPROM is kept
+ *   drop TYPE             lose the next frame of this type (BTN, BOOT, ACK...) the AVR sends,
+ *                         as a noisy line would; reported as "DROPPED <frame>" ('$' to '\n')
  *   strip                 print the strip as last latched
  *   quit                  exit (end of stdin too)
  * The WS2812B data pin (PD6) is decoded from its pulse widths: every latched frame that differs
@@ -91,14 +93,63 @@ static void say(const char *fmt, ...)
     fflush(stdout);
 }
 
+static char drop_kind[16]; /* armed: lose the next frame of this type */
+static int holding;        /* a frame's first bytes held back until its type is known */
+static char held[24];
+static size_t held_len;
+static int dropping;       /* inside a frame being lost */
+static char dropped[700];
+static size_t dropped_len;
+
+static void say(const char *fmt, ...);
+static void to_pty_put(uint8_t c);
+
 static void uart_output_hook(avr_irq_t *irq, uint32_t value, void *param)
 {
+    size_t k = strlen(drop_kind), i;
     (void)irq;
     (void)param;
+    if (dropping) {
+        if (value == '\n') {
+            dropped[dropped_len] = '\0';
+            say("DROPPED %s", dropped);
+            dropping = 0;
+        } else if (dropped_len + 1 < sizeof dropped) {
+            dropped[dropped_len++] = (char)value;
+        }
+        return;
+    }
+    if (holding) {
+        held[held_len++] = (char)value;
+        if (held_len < k + 2 && value != '\n')
+            return;
+        holding = 0;
+        if (held_len == k + 2 && memcmp(held + 1, drop_kind, k) == 0 && held[k + 1] == ',') {
+            dropping = 1;
+            drop_kind[0] = '\0';
+            dropped_len = held_len - 1;
+            memcpy(dropped, held + 1, dropped_len);
+            return;
+        }
+        for (i = 0; i < held_len; i++)
+            to_pty_put((uint8_t)held[i]);
+        return;
+    }
+    if (k && value == '$') {
+        holding = 1;
+        held[0] = '$';
+        held_len = 1;
+        return;
+    }
+    to_pty_put((uint8_t)value);
+}
+
+static void to_pty_put(uint8_t c)
+{
     /* Nobody has read the pty for a long while: drop what waits, as a full USB buffer would. */
     if (to_pty_len == sizeof to_pty)
         to_pty_len = 0;
-    to_pty[to_pty_len++] = (uint8_t)value;
+    to_pty[to_pty_len++] = c;
 }
 
 static void uart_xon_hook(avr_irq_t *irq, uint32_t value, void *param)
@@ -208,7 +259,14 @@ static void command(char *line)
     line[strcspn(line, "\r\n")] = '\0';
     if (line[0] == '\0')
         return;
-    if ((sscanf(line, "press %d %c", &n, &extra) == 1 || sscanf(line, "release %d %c", &n, &extra) == 1)) {
+    if (strncmp(line, "drop ", 5) == 0) {
+        if (strlen(line + 5) == 0 || strlen(line + 5) >= sizeof drop_kind
+            || strspn(line + 5, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") != strlen(line + 5)) {
+            say("ERR drop wants a frame type such as BTN or BOOT: %s", line);
+            return;
+        }
+        strcpy(drop_kind, line + 5);
+    } else if ((sscanf(line, "press %d %c", &n, &extra) == 1 || sscanf(line, "release %d %c", &n, &extra) == 1)) {
         if (n < 0 || n >= BUTTONS) {
             say("ERR button %d: 0-%d", n, BUTTONS - 1);
             return;
@@ -216,6 +274,7 @@ static void command(char *line)
         set_button(n, line[0] == 'p');
     } else if (strcmp(line, "reset") == 0) {
         avr_reset(avr);
+        holding = dropping = 0;
         uart_room = 0;
         from_pty_len = from_pty_pos = 0;
         ws.nbits = 0;

@@ -33,33 +33,40 @@ char button_update(button_t *b, uint8_t pressed, uint32_t now)
     return 0;
 }
 
+uint16_t btn_press_add(uint16_t p, uint16_t k)
+{
+    return (uint16_t)(((uint32_t)p - 1 + k) % 65535 + 1);
+}
+
 void btnq_init(btn_queue_t *q)
 {
     q->count = 0;
+    q->next = 1;
 }
 
-void btnq_push(btn_queue_t *q, uint16_t dseq, uint8_t button, char kind, uint32_t now)
+btn_event_t *btnq_push(btn_queue_t *q, uint8_t button, char kind, uint32_t now)
 {
     btn_event_t *e;
-    if (q->count == BTN_QUEUE_LEN) {
-        memmove(&q->events[0], &q->events[1], sizeof(btn_event_t) * (BTN_QUEUE_LEN - 1));
-        q->count--;
-    }
+    if (q->count == BTN_QUEUE_LEN)
+        return NULL;
     e = &q->events[q->count++];
-    e->dseq = dseq;
+    e->press = q->next;
     e->button = button;
     e->kind = kind;
     e->sent_at = now;
+    q->next = btn_press_add(q->next, 1);
+    return e;
 }
 
-uint8_t btnq_ack(btn_queue_t *q, uint16_t dseq)
+uint8_t btnq_ack(btn_queue_t *q, uint16_t press)
 {
-    uint8_t i;
+    uint8_t i, n;
     for (i = 0; i < q->count; i++) {
-        if (q->events[i].dseq == dseq) {
-            memmove(&q->events[i], &q->events[i + 1], sizeof(btn_event_t) * (q->count - i - 1));
-            q->count--;
-            return 1;
+        if (q->events[i].press == press) {
+            n = (uint8_t)(i + 1);
+            memmove(&q->events[0], &q->events[n], sizeof(btn_event_t) * (q->count - n));
+            q->count = (uint8_t)(q->count - n);
+            return n;
         }
     }
     return 0;
@@ -75,4 +82,9 @@ btn_event_t *btnq_due(btn_queue_t *q, uint32_t now)
         return NULL;
     e->sent_at = now;
     return e;
+}
+
+uint16_t btnq_first(const btn_queue_t *q)
+{
+    return q->count ? q->events[0].press : q->next;
 }

@@ -215,7 +215,7 @@ proto_err_t proto_parse(const char *content, uint8_t len, const proto_layout_t *
     case CMD_HELLO:
         if (nfields != 3 || parse_long(starts[2], ends[2], &v) != NUM_OK)
             return PROTO_ERR_PARSE;
-        if (v < 0 || v > 65535)
+        if (v < 0 || v > 255)
             return PROTO_ERR_RANGE;
         cmd->proto = (uint16_t)v;
         return PROTO_OK;
@@ -233,12 +233,23 @@ proto_err_t proto_parse(const char *content, uint8_t len, const proto_layout_t *
         return PROTO_ERR_PARSE;
     {
         uint8_t n = (uint8_t)(nfields > MAX_FIELDS ? MAX_FIELDS : nfields);
-        uint8_t range_bad = nfields - 5 > layout->seats;
         long fields[MAX_FIELDS];
         for (i = 2; i < n; i++)
             if (parse_long(starts[i], ends[i], &fields[i]) != NUM_OK)
                 return PROTO_ERR_PARSE;
-        if (range_bad)
+        if (nfields > MAX_FIELDS) {
+            /* Too many seat values: still every field must be a number before that is a range. */
+            const char *f = ends[MAX_FIELDS - 1];
+            while (f < body_end) {
+                const char *e = ++f;
+                while (e < body_end && *e != ',')
+                    e++;
+                if (parse_long(f, e, &v) != NUM_OK)
+                    return PROTO_ERR_PARSE;
+                f = e;
+            }
+        }
+        if (nfields - 5 > layout->seats)
             return PROTO_ERR_RANGE;
         if (fields[2] < 0 || fields[2] > 255 || fields[3] < 0 || fields[3] > PROTO_MAX_SEATS
             || fields[4] < 0 || fields[4] > layout->pool_leds)
@@ -321,23 +332,25 @@ static void tx_field_uint(proto_tx_t *tx, uint16_t v)
     proto_tx_uint(tx, v);
 }
 
-void proto_send_ack(proto_tx_t *tx, uint16_t seq)
+void proto_send_ack(proto_tx_t *tx, uint16_t seq, uint16_t boot)
 {
     tx_head(tx, "ACK", seq);
+    tx_field_uint(tx, boot);
     proto_tx_end(tx);
 }
 
-void proto_send_nak(proto_tx_t *tx, uint16_t seq, proto_err_t reason)
+void proto_send_nak(proto_tx_t *tx, uint16_t seq, uint16_t boot, proto_err_t reason)
 {
     tx_head(tx, "NAK", seq);
+    tx_field_uint(tx, boot);
     proto_tx_char(tx, ',');
     proto_tx_str(tx, proto_err_name(reason));
     proto_tx_end(tx);
 }
 
-void proto_send_boot(proto_tx_t *tx, uint16_t dseq, uint16_t boot)
+void proto_send_boot(proto_tx_t *tx, uint16_t boot)
 {
-    tx_head(tx, "BOOT", dseq);
+    tx_head(tx, "BOOT", 0);
     proto_tx_char(tx, ',');
     proto_tx_str(tx, FW_VERSION);
     tx_field_uint(tx, PROTO_VERSION);
@@ -345,7 +358,8 @@ void proto_send_boot(proto_tx_t *tx, uint16_t dseq, uint16_t boot)
     proto_tx_end(tx);
 }
 
-void proto_send_hello(proto_tx_t *tx, uint16_t seq, uint16_t boot, const proto_layout_t *layout)
+void proto_send_hello(proto_tx_t *tx, uint16_t seq, uint16_t boot, const proto_layout_t *layout,
+                      uint16_t press)
 {
     tx_head(tx, "HELLO", seq);
     proto_tx_char(tx, ',');
@@ -357,22 +371,26 @@ void proto_send_hello(proto_tx_t *tx, uint16_t seq, uint16_t boot, const proto_l
     tx_field_uint(tx, layout->pool_leds);
     tx_field_uint(tx, layout->max_brightness);
     tx_field_uint(tx, layout->power_limit_ma);
+    tx_field_uint(tx, press);
     proto_tx_end(tx);
 }
 
-void proto_send_btn(proto_tx_t *tx, uint16_t dseq, uint8_t button, char kind)
+void proto_send_btn(proto_tx_t *tx, uint16_t press, uint16_t boot, uint8_t button, char kind)
 {
-    tx_head(tx, "BTN", dseq);
+    tx_head(tx, "BTN", press);
+    tx_field_uint(tx, boot);
     tx_field_uint(tx, button);
     proto_tx_char(tx, ',');
     proto_tx_char(tx, kind);
     proto_tx_end(tx);
 }
 
-void proto_send_fb(proto_tx_t *tx, uint16_t seq, uint8_t link, const uint8_t *grb, uint16_t leds)
+void proto_send_fb(proto_tx_t *tx, uint16_t seq, uint16_t boot, uint8_t link, const uint8_t *grb,
+                   uint16_t leds)
 {
     uint16_t i;
     tx_head(tx, "FB", seq);
+    tx_field_uint(tx, boot);
     tx_field_uint(tx, link ? 1 : 0);
     proto_tx_char(tx, ',');
     for (i = 0; i < leds; i++, grb += 3) {

@@ -88,7 +88,7 @@ typedef enum {
 typedef struct {
     uint8_t kind;      /* proto_cmd_kind_t */
     uint8_t crc_ok;    /* the CRC matched: the frame counts for the link even when refused */
-    uint16_t seq;      /* host seq; for ACK the device seq it acknowledges; 0 if unreadable */
+    uint16_t seq;      /* host seq; for ACK the press number it acknowledges; 0 if unreadable */
     uint16_t proto;    /* HELLO: the host's protocol version */
     uint8_t test_on;   /* TEST: 1 on, 0 off */
     proto_state_t state; /* SET */
@@ -121,13 +121,17 @@ void proto_tx_uint(proto_tx_t *tx, uint16_t v);
 void proto_tx_hex8(proto_tx_t *tx, uint8_t v); /* two upper-case hex digits */
 void proto_tx_end(proto_tx_t *tx);            /* '*' CRC '\n' */
 
-void proto_send_ack(proto_tx_t *tx, uint16_t seq);
-void proto_send_nak(proto_tx_t *tx, uint16_t seq, proto_err_t reason);
-void proto_send_boot(proto_tx_t *tx, uint16_t dseq, uint16_t boot);
-void proto_send_hello(proto_tx_t *tx, uint16_t seq, uint16_t boot, const proto_layout_t *layout);
-void proto_send_btn(proto_tx_t *tx, uint16_t dseq, uint8_t button, char kind);
+/* Every device frame carries the boot counter, so that the host notices a reset (PROTOCOL.md). */
+void proto_send_ack(proto_tx_t *tx, uint16_t seq, uint16_t boot);
+void proto_send_nak(proto_tx_t *tx, uint16_t seq, uint16_t boot, proto_err_t reason);
+void proto_send_boot(proto_tx_t *tx, uint16_t boot);
+/* press: the number of the oldest unacknowledged press, else of the next one. */
+void proto_send_hello(proto_tx_t *tx, uint16_t seq, uint16_t boot, const proto_layout_t *layout,
+                      uint16_t press);
+void proto_send_btn(proto_tx_t *tx, uint16_t press, uint16_t boot, uint8_t button, char kind);
 /* grb: 3 bytes per LED in wire order (G, R, B); sent as RRGGBB per LED. */
-void proto_send_fb(proto_tx_t *tx, uint16_t seq, uint8_t link, const uint8_t *grb, uint16_t leds);
+void proto_send_fb(proto_tx_t *tx, uint16_t seq, uint16_t boot, uint8_t link, const uint8_t *grb,
+                   uint16_t leds);
 
 /* ---- frame buffer ---- */
 

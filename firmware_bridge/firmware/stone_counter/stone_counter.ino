@@ -39,7 +39,6 @@ static uint8_t pending;
 static proto_rx_t rx;
 static proto_tx_t tx;
 static uint16_t boot;
-static uint16_t device_seq;
 static uint16_t last_set_seq;  /* 0: none since the last HELLO or reset */
 static uint32_t last_valid_ms;
 
@@ -51,12 +50,6 @@ static void uart_put(uint8_t c, void *ctx)
 {
     (void)ctx;
     board_uart_write(c);
-}
-
-static uint16_t next_device_seq(void)
-{
-    device_seq = device_seq == 65535 ? 1 : device_seq + 1;
-    return device_seq;
 }
 
 static uint8_t link_alive(uint32_t now)
@@ -106,13 +99,13 @@ static void handle_frame(const char *content, uint8_t len, uint32_t now)
     proto_err_t err = proto_parse(content, len, &layout, &cmd);
 
     if (err != PROTO_OK) {
-        proto_send_nak(&tx, cmd.seq, err);
+        proto_send_nak(&tx, cmd.seq, boot, err);
     } else {
         switch (cmd.kind) {
         case CMD_HELLO:
             /* A new session: its host seq starts again at 1, so forget the last SET's seq. */
             last_set_seq = 0;
-            proto_send_hello(&tx, cmd.seq, boot, &layout);
+            proto_send_hello(&tx, cmd.seq, boot, &layout, btnq_first(&btn_queue));
             break;
         case CMD_SET:
             if (cmd.seq != last_set_seq) {
@@ -120,21 +113,21 @@ static void handle_frame(const char *content, uint8_t len, uint32_t now)
                 last_set_seq = cmd.seq;
                 dirty = 1;
             }
-            proto_send_ack(&tx, cmd.seq);
+            proto_send_ack(&tx, cmd.seq, boot);
             break;
         case CMD_PING:
-            proto_send_ack(&tx, cmd.seq);
+            proto_send_ack(&tx, cmd.seq, boot);
             break;
         case CMD_QUERY:
             refresh(now, 1);
-            proto_send_fb(&tx, cmd.seq, shown_link, frame_buffer, LED_COUNT);
+            proto_send_fb(&tx, cmd.seq, boot, shown_link, frame_buffer, LED_COUNT);
             break;
         case CMD_TEST:
             if (test_on != cmd.test_on) {
                 test_on = cmd.test_on;
                 dirty = 1;
             }
-            proto_send_ack(&tx, cmd.seq);
+            proto_send_ack(&tx, cmd.seq, boot);
             break;
         case CMD_ACK:
             btnq_ack(&btn_queue, cmd.seq);
@@ -155,9 +148,10 @@ static void scan_buttons(uint32_t now)
     for (i = 0; i <= SEATS; i++) {
         char kind = button_update(&seat_buttons[i], board_button_down(i), now);
         if (kind) {
-            uint16_t dseq = next_device_seq();
-            btnq_push(&btn_queue, dseq, i, kind, now);
-            proto_send_btn(&tx, dseq, i, kind);
+            /* Numbered and sent at once; ignored when 8 presses already wait for the host. */
+            btn_event_t *e = btnq_push(&btn_queue, i, kind, now);
+            if (e)
+                proto_send_btn(&tx, e->press, boot, e->button, e->kind);
         }
     }
 }
@@ -185,7 +179,7 @@ void setup(void)
     for (i = 0; i <= SEATS; i++)
         button_init(&seat_buttons[i], now);
     dirty = 1;
-    proto_send_boot(&tx, next_device_seq(), boot);
+    proto_send_boot(&tx, boot);
 }
 
 void loop(void)
@@ -201,7 +195,7 @@ void loop(void)
             /* Drawn now, while the host still waits for the reply just queued. */
             refresh(now, 0);
         } else if (got == PROTO_RX_LONG) {
-            proto_send_nak(&tx, 0, PROTO_ERR_LONG);
+            proto_send_nak(&tx, 0, boot, PROTO_ERR_LONG);
         }
         now = board_millis();
     }
@@ -211,6 +205,6 @@ void loop(void)
     }
     due = btnq_due(&btn_queue, now);
     if (due)
-        proto_send_btn(&tx, due->dseq, due->button, due->kind);
+        proto_send_btn(&tx, due->press, boot, due->button, due->kind);
     refresh(now, 0);
 }

@@ -248,37 +248,37 @@ static void test_encode(void)
     uint8_t zeros[6] = { 0 };
 
     tx = tx_to(&s);
-    proto_send_hello(&tx, 1, 7, &LAYOUT);
-    check_encoded("HELLO reply", &s, "HELLO,1,2.0.0,2,7,8,10,10,64,450");
+    proto_send_hello(&tx, 1, 7, &LAYOUT, 1);
+    check_encoded("HELLO reply", &s, "HELLO,1,2.0.0,2,7,8,10,10,64,450,1");
     tx = tx_to(&s);
-    proto_send_boot(&tx, 1, 7);
-    check_encoded("BOOT", &s, "BOOT,1,2.0.0,2,7");
+    proto_send_boot(&tx, 7);
+    check_encoded("BOOT", &s, "BOOT,0,2.0.0,2,7");
     tx = tx_to(&s);
-    proto_send_btn(&tx, 2, 3, 'P');
-    check_encoded("BTN press", &s, "BTN,2,3,P");
+    proto_send_btn(&tx, 2, 7, 3, 'P');
+    check_encoded("BTN press", &s, "BTN,2,7,3,P");
     tx = tx_to(&s);
-    proto_send_btn(&tx, 3, 0, 'L');
-    check_encoded("BTN long", &s, "BTN,3,0,L");
+    proto_send_btn(&tx, 3, 7, 0, 'L');
+    check_encoded("BTN long", &s, "BTN,3,7,0,L");
     tx = tx_to(&s);
-    proto_send_ack(&tx, 5);
-    check_encoded("ACK", &s, "ACK,5");
+    proto_send_ack(&tx, 5, 7);
+    check_encoded("ACK", &s, "ACK,5,7");
     tx = tx_to(&s);
-    proto_send_ack(&tx, 65535);
-    check_encoded("ACK 65535", &s, "ACK,65535");
+    proto_send_ack(&tx, 65535, 65535);
+    check_encoded("ACK 65535", &s, "ACK,65535,65535");
     tx = tx_to(&s);
-    proto_send_nak(&tx, 7, PROTO_ERR_CRC);
-    check_encoded("NAK crc", &s, "NAK,7,crc");
+    proto_send_nak(&tx, 7, 7, PROTO_ERR_CRC);
+    check_encoded("NAK crc", &s, "NAK,7,7,crc");
     tx = tx_to(&s);
-    proto_send_nak(&tx, 0, PROTO_ERR_LONG);
-    check_encoded("NAK long", &s, "NAK,0,long");
+    proto_send_nak(&tx, 0, 7, PROTO_ERR_LONG);
+    check_encoded("NAK long", &s, "NAK,0,7,long");
     tx = tx_to(&s);
-    proto_send_fb(&tx, 5, 1, zeros, 2);
-    check_encoded("FB", &s, "FB,5,1,000000000000");
+    proto_send_fb(&tx, 5, 7, 1, zeros, 2);
+    check_encoded("FB", &s, "FB,5,7,1,000000000000");
     {
         uint8_t grb[3] = { 0x12, 0xAB, 0x07 };
         tx = tx_to(&s);
-        proto_send_fb(&tx, 9, 0, grb, 1);
-        CHECK(strncmp(s.buf, "$FB,9,0,AB1207*", 15) == 0, "FB sends G,R,B storage as RRGGBB");
+        proto_send_fb(&tx, 9, 0, 0, grb, 1);
+        CHECK(strncmp(s.buf, "$FB,9,0,0,AB1207*", 17) == 0, "FB sends G,R,B storage as RRGGBB");
     }
 }
 
@@ -508,20 +508,39 @@ static void test_queue(void)
 {
     btn_queue_t q;
     btn_event_t *e;
-    int i;
+    int i, numbered = 1;
 
     btnq_init(&q);
-    for (i = 1; i <= 9; i++)
-        btnq_push(&q, (uint16_t)i, 1, 'P', 0);
-    CHECK(q.count == 8 && q.events[0].dseq == 2, "a ninth event drops the oldest");
+    CHECK(btnq_first(&q) == 1, "after a reset the host should expect press 1");
+    for (i = 1; i <= 8; i++) {
+        e = btnq_push(&q, (uint8_t)(i % 9), 'P', 0);
+        numbered &= e != NULL && e->press == i;
+    }
+    CHECK(numbered && q.count == 8, "presses are numbered 1, 2, ... in the order pressed");
+    CHECK(btnq_push(&q, 1, 'L', 0) == NULL && q.count == 8 && q.next == 9,
+          "a ninth press while 8 wait is ignored: no gap in the numbers");
+    CHECK(btnq_first(&q) == 1, "HELLO tells the oldest waiting press");
     CHECK(btnq_due(&q, 249) == NULL, "no resend before 250 ms");
     e = btnq_due(&q, 250);
-    CHECK(e && e->dseq == 2, "the oldest is resent after 250 ms");
+    CHECK(e && e->press == 1, "the oldest is resent after 250 ms");
     CHECK(btnq_due(&q, 260) == NULL, "then not again for 250 ms");
-    CHECK(btnq_ack(&q, 5) && q.count == 7 && q.events[2].dseq == 4 && q.events[3].dseq == 6,
-          "ACK removes an event from the middle, order kept");
-    CHECK(!btnq_ack(&q, 5), "a repeated ACK removes nothing");
-    CHECK(btnq_ack(&q, 2) && btnq_due(&q, 300)->dseq == 3, "next oldest is resent once due");
+    CHECK(btnq_ack(&q, 3) == 3 && q.count == 5 && q.events[0].press == 4,
+          "ACK 3 acknowledges presses 1-3 (cumulative)");
+    CHECK(btnq_ack(&q, 3) == 0 && btnq_ack(&q, 1) == 0 && q.count == 5,
+          "an old or repeated ACK removes nothing");
+    CHECK(btnq_ack(&q, 100) == 0 && q.count == 5, "an ACK of a press not waiting removes nothing");
+    e = btnq_due(&q, 261);
+    CHECK(e && e->press == 4, "the next oldest is due at once: sent long ago with the others");
+    CHECK(btnq_ack(&q, 8) == 5 && q.count == 0 && btnq_first(&q) == 9,
+          "ACK of the newest empties the queue; the host should expect 9 next");
+    CHECK(btnq_push(&q, 2, 'P', 300)->press == 9, "pressing goes on at 9");
+
+    q.next = 65535;
+    q.count = 0;
+    CHECK(btnq_push(&q, 1, 'P', 0)->press == 65535 && btnq_push(&q, 1, 'P', 0)->press == 1,
+          "press numbers wrap from 65535 to 1, never 0");
+    CHECK(btnq_ack(&q, 1) == 2 && q.count == 0, "a cumulative ACK across the wrap");
+    CHECK(btn_press_add(65534, 3) == 2 && btn_press_add(5, 0) == 5, "press number arithmetic");
 }
 
 static const char *kind_name(uint8_t kind)
