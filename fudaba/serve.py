@@ -101,7 +101,7 @@ def build(data: Path, pin: str | None, join_urls: tuple[str, ...] = (), counter:
     from fudaba.setup import TableSetup
 
     config = WebConfig(secret_key=secret_key(data.parent), pin=pin, card_art=card_art_finder(),
-                       join_urls=join_urls, counter=counter, setup=TableSetup())
+                       join_urls=join_urls, counter=counter, setup=TableSetup(data.parent / "profiles"))
     return create_app(config, Sessions(store))
 
 

@@ -8,13 +8,20 @@ a camera game started from the browser, and the printable mat.
   folder), reads a few frames (up to :data:`LOOK_FRAMES`, at most :data:`LOOK_SECONDS`) and says what
   it sees: the frame size, the calibration markers found (ids 0-3 of the mat) and a JPEG of the last
   frame with the markers outlined (green: found) — the preview and the markers' status;
-* :meth:`TableSetup.start` starts a camera game (:func:`fudaba.serve.start_camera`);
+* :meth:`TableSetup.start` starts a camera game (:func:`fudaba.serve.start_camera`), with a deck
+  profile of the player's own deck when one is named;
+* :meth:`TableSetup.enrol` enrols a deck from a photo of it laid out on the mat's grid sheet (as
+  ``fudaba enroll``: a deck profile, its head also fitted on practice scenes rendered with the
+  photographed faces, about a minute on two cores) on a background thread; :meth:`TableSetup.profiles`
+  lists the profiles made (``profiles/NAME.npz`` beside the history) and the enrolments under way;
 * :meth:`TableSetup.mat` writes the printable mat (``fudaba mat``) and returns the PDF's bytes.
 """
 
 from __future__ import annotations
 
+import re
 import tempfile
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,6 +32,8 @@ LOOK_FRAMES = 8
 LOOK_SECONDS = 4.0
 """Longest a look waits for those frames."""
 MARKER_IDS = (0, 1, 2, 3)
+PROFILE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9 _-]{0,39}\Z")
+"""A deck profile's name: letters, digits, spaces, ``_`` and ``-``, at most 40."""
 
 
 @dataclass(frozen=True)
@@ -47,9 +56,16 @@ class Look:
 class TableSetup:
     """The camera side of the dashboard's setup (module docstring)."""
 
-    def __init__(self) -> None:
+    def __init__(self, profiles_dir: str | Path | None = None, practice_scenes: int | None = None) -> None:
         self.feeds: list[Any] = []
         """The live feeds of the camera games started here (stopped by :meth:`close`)."""
+        self.profiles_dir = Path(profiles_dir) if profiles_dir is not None else None
+        """Where enrolled deck profiles are kept (None: enrolment is not offered)."""
+        self.practice_scenes = practice_scenes
+        """Practice scenes per enrolment (None: ``fudaba enroll``'s default)."""
+        self.jobs: dict[str, dict[str, Any]] = {}
+        """Enrolments by profile name: ``state`` (running, done, failed) and ``message``."""
+        self._lock = threading.Lock()
 
     def close(self) -> None:
         """Stop following every camera game started here."""
@@ -105,14 +121,77 @@ class TableSetup:
         return Look(True, message, (last.shape[1], last.shape[0]), markers, data.tobytes() if ok else None)
 
     def start(self, sessions: Any, source: str, game: str, names: list[str], ruleset: str | None,
-              deck: str | None = None, confirm: bool = True) -> Any:
-        """A camera game (a new session followed from ``source``); ValueError says what is wrong."""
+              deck: str | None = None, confirm: bool = True, profile: str | None = None) -> Any:
+        """A camera game (a new session followed from ``source``, recognised with the deck profile
+        ``profile`` when given); ValueError says what is wrong."""
         from fudaba.serve import start_camera
 
-        session, feed = start_camera(sessions, source, game, len(names), names, ruleset, {}, deck, None,
-                                     confirm=confirm)
+        path = None
+        if profile:
+            path = self._profile_path(profile)
+            if not path.is_file():
+                raise ValueError(f"there is no deck profile {profile!r}")
+        session, feed = start_camera(sessions, source, game, len(names), names, ruleset, {}, deck,
+                                     str(path) if path else None, confirm=confirm)
         self.feeds.append(feed)
         return session
+
+    def _profile_path(self, name: str) -> Path:
+        if self.profiles_dir is None:
+            raise ValueError("deck profiles are not kept on this server")
+        if not PROFILE_NAME.match(name):
+            raise ValueError("a profile's name is letters, digits, spaces, _ and -, at most 40")
+        return self.profiles_dir / f"{name}.npz"
+
+    def profiles(self) -> dict[str, Any]:
+        """The profiles made (name, deck) and the enrolments under way or failed."""
+        made = []
+        if self.profiles_dir is not None and self.profiles_dir.is_dir():
+            for p in sorted(self.profiles_dir.glob("*.npz")):
+                deck = (self.profiles_dir / f"{p.stem}.deck").read_text().strip() \
+                    if (self.profiles_dir / f"{p.stem}.deck").is_file() else "?"
+                made.append({"name": p.stem, "deck": deck})
+        with self._lock:
+            jobs = {k: dict(v) for k, v in self.jobs.items()}
+        return {"profiles": made, "enrolments": jobs, "offered": self.profiles_dir is not None}
+
+    def enrol(self, name: str, deck: str, photo: bytes) -> None:
+        """Enrol deck ``deck`` (``hanafuda`` or ``playing``) as profile ``name`` from a grid photo
+        (its bytes), on a background thread; ValueError for a bad name, deck or picture."""
+        import cv2
+        import numpy as np
+
+        path = self._profile_path(name)
+        if deck not in ("hanafuda", "playing"):
+            raise ValueError(f"unknown deck {deck!r}: hanafuda or playing")
+        image = cv2.imdecode(np.frombuffer(photo, np.uint8), cv2.IMREAD_COLOR)
+        if image is None:
+            raise ValueError("the photo is not a picture fudaba can read (JPEG or PNG)")
+        with self._lock:
+            if self.jobs.get(name, {}).get("state") == "running":
+                raise ValueError(f"{name!r} is being enrolled already")
+            self.jobs[name] = {"state": "running", "deck": deck, "message": "reading the grid, then practice scenes"}
+        assert self.profiles_dir is not None
+        self.profiles_dir.mkdir(parents=True, exist_ok=True)
+        photo_path = self.profiles_dir / f"{name}.png"
+        cv2.imwrite(str(photo_path), image)
+        threading.Thread(target=self._enrol, args=(name, deck, photo_path, path), daemon=True,
+                         name=f"fudaba-enrol-{name}").start()
+
+    def _enrol(self, name: str, deck: str, photo: Path, out: Path) -> None:
+        try:
+            from vision.recognise.enrol import enrol
+            from vision.recognise.recogniser import Recogniser
+
+            profile, report = enrol(Recogniser(deck), [photo], practice_scenes=self.practice_scenes)
+            profile.save(out)
+            (out.parent / f"{name}.deck").write_text(deck + "\n")
+            cards = sum(r.cards for r in report)
+            state = {"state": "done", "deck": deck, "message": f"{cards} cards read; profile {name} ready"}
+        except Exception as exc:  # the reason goes to the page; nothing else is lost
+            state = {"state": "failed", "deck": deck, "message": f"{type(exc).__name__}: {exc}"}
+        with self._lock:
+            self.jobs[name] = state
 
     def mat(self, game: str, players: int, paper: str) -> bytes:
         """The printable mat's PDF (ValueError for a bad game, seat count or paper)."""

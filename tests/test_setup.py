@@ -74,3 +74,60 @@ def test_without_cameras_the_setup_says_so(tmp_path: Path) -> None:
     r = b.post("/api/camera/look", {"source": "0"})
     assert r.status_code == 409 and "cannot use cameras" in r.json["error"]
     assert b.post("/api/sessions", {"game": "poka", "players": ["a", "b"], "camera": "0"}).status_code == 409
+
+
+def test_a_deck_enrolled_from_a_photo_sent_by_the_page(tmp_path: Path, base_clip: Path) -> None:
+    import io
+    import time
+
+    pytest.importorskip("onnxruntime")
+    from vision.recognise.evaluate import rendered_grid_photo
+
+    setup = TableSetup(tmp_path / "profiles", practice_scenes=0)
+    app = create_app(WebConfig(secret_key=b"k" * 32, setup=setup), Sessions(Store(tmp_path / "h.sqlite3")))
+    b = Browser(app.test_client())
+    try:
+        assert b.get("/api/profiles").json == {"profiles": [], "enrolments": {}, "offered": True}
+        photo = rendered_grid_photo("hanafuda", "mantia", 5, folder=str(tmp_path)).read_bytes()
+        form = {"name": "our deck", "deck": "hanafuda", "photo": (io.BytesIO(photo), "grid.png")}
+        r = b.post("/api/profiles", data=form, content_type="multipart/form-data")
+        assert r.status_code == 202, r.json
+        end = time.monotonic() + 240
+        while b.get("/api/profiles").json["enrolments"]["our deck"]["state"] == "running" and time.monotonic() < end:
+            time.sleep(0.5)
+        listing = b.get("/api/profiles").json
+        assert listing["enrolments"]["our deck"]["state"] == "done", listing
+        assert listing["profiles"] == [{"name": "our deck", "deck": "hanafuda"}]
+        assert (tmp_path / "profiles" / "our deck.npz").is_file()
+        # a camera game recognised with it
+        r = b.post("/api/sessions", {"game": "poka", "players": ["a", "b"], "camera": str(base_clip),
+                                     "profile": "our deck"})
+        assert r.status_code == 201, r.json
+        r = b.post("/api/sessions", {"game": "poka", "players": ["a", "b"], "camera": str(base_clip),
+                                     "profile": "their deck"})
+        assert r.status_code == 400 and "no deck profile 'their deck'" in r.json["error"]
+    finally:
+        setup.close()
+
+
+def test_an_enrolment_with_bad_input_is_refused(setup_browser: Browser, tmp_path: Path) -> None:
+    import io
+
+    def send(name: str, deck: str, data: bytes):  # noqa: ANN202
+        form = {"name": name, "deck": deck, "photo": (io.BytesIO(data), "p.png")}
+        return setup_browser.post("/api/profiles", data=form, content_type="multipart/form-data")
+
+    assert setup_browser.get("/api/profiles").json["offered"] is False
+    r = send("deck", "hanafuda", b"not a picture")
+    assert r.status_code == 400 and "not kept on this server" in r.json["error"]
+    setup = TableSetup(tmp_path / "p")
+    b = Browser(create_app(WebConfig(secret_key=b"k" * 32, setup=setup), Sessions(Store(tmp_path / "h2.sqlite3")))
+                .test_client())
+    form = {"name": "../etc", "deck": "hanafuda", "photo": (io.BytesIO(b"x"), "p.png")}
+    r = b.post("/api/profiles", data=form, content_type="multipart/form-data")
+    assert r.status_code == 400 and "letters, digits" in r.json["error"]
+    form = {"name": "ok", "deck": "tarot", "photo": (io.BytesIO(b"x"), "p.png")}
+    assert "unknown deck" in b.post("/api/profiles", data=form, content_type="multipart/form-data").json["error"]
+    form = {"name": "ok", "deck": "hanafuda", "photo": (io.BytesIO(b"x"), "p.png")}
+    assert "not a picture" in b.post("/api/profiles", data=form, content_type="multipart/form-data").json["error"]
+    assert b.post("/api/profiles", data={"name": "ok"}, content_type="multipart/form-data").status_code == 400

@@ -34,8 +34,8 @@ class WebConfig:
     """Digits every browser must enter once (set when the dashboard listens beyond this machine)."""
     card_art: Callable[[str, str], Path | None] | None = None
     """(deck family, card id) → the PNG of its face, or None."""
-    max_upload: int = 1 << 20
-    """Largest request body, bytes (a record import)."""
+    max_upload: int = 16 << 20
+    """Largest request body, bytes (a record import, a photo of a deck)."""
     heartbeat_s: float = 15.0
     """Seconds between keep-alive comments on a quiet stream."""
     pin_tries: int = 5

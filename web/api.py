@@ -6,7 +6,10 @@ Every error is ``{"error": "what and why"}`` with its status: 400 malformed, 401
 * ``GET /api/games`` — the games, their seat counts and rulesets.
 * ``GET /api/sessions`` — the history; ``POST /api/sessions`` ``{"game", "players": [names],
   "ruleset"?, "options"?, "title"?}`` → 201 ``{"id", "url"}``; with ``"camera": SOURCE`` (and
-  ``"deck"?``, ``"confirm"?``) the game is followed from that camera.
+  ``"deck"?``, ``"confirm"?``, ``"profile"?``: a deck profile's name) the game is followed from
+  that camera.
+* ``GET /api/profiles`` — deck profiles and enrolments; ``POST /api/profiles`` (form: ``name``,
+  ``deck``, file ``photo``) enrols a deck from a photo of it on the grid sheet → 202.
 * ``POST /api/camera/look`` ``{"source"}`` — what a camera shows before a game: the mat's markers
   found and missing, a picture; ``GET /api/mat.pdf?game=G&players=N&paper=P`` — the printable mat.
 * ``GET /api/sessions/<id>/state`` — the snapshot (:meth:`fudaba.session.Session.snapshot`).
@@ -108,8 +111,12 @@ def new_session() -> tuple[Response, int]:
         if options:
             raise SessionError("a camera game takes its ruleset's options (none may be set here)", 400)
         try:
+            profile = body.get("profile") or None
+            if profile is not None and not isinstance(profile, str):
+                raise SessionError("profile must be a deck profile's name", 400)
             s = setup.start(_sessions(), camera.strip(), body["game"], [str(p) for p in players],
-                            body.get("ruleset") or None, body.get("deck") or None, bool(body.get("confirm", True)))
+                            body.get("ruleset") or None, body.get("deck") or None, bool(body.get("confirm", True)),
+                            profile)
         except ValueError as exc:
             raise SessionError(str(exc), 400) from None
     else:
@@ -140,6 +147,26 @@ def camera_look() -> Response:
     if look.jpeg is not None:
         out["picture"] = "data:image/jpeg;base64," + base64.b64encode(look.jpeg).decode()
     return jsonify(out)
+
+
+@bp.get("/api/profiles")
+def profiles() -> Response:
+    """The deck profiles made on this server and the enrolments under way."""
+    return jsonify(_setup().profiles())
+
+
+@bp.post("/api/profiles")
+def enrol() -> tuple[Response, int]:
+    """Enrol a deck from a photo of it on the grid sheet: form fields ``name``, ``deck`` (hanafuda or
+    playing) and the file ``photo`` → 202; ``GET /api/profiles`` says when it is done."""
+    photo = request.files.get("photo")
+    if photo is None:
+        raise SessionError("send the photo of your deck laid out on the grid sheet as 'photo'", 400)
+    try:
+        _setup().enrol((request.form.get("name") or "").strip(), request.form.get("deck") or "", photo.read())
+    except ValueError as exc:
+        raise SessionError(str(exc), 400) from None
+    return jsonify(started=True), 202
 
 
 @bp.get("/api/mat.pdf")

@@ -37,9 +37,10 @@ async function init() {
     ev.preventDefault();
     const players = [...seats.querySelectorAll("input")].map(i => i.value);
     const camera = document.getElementById("camera").value.trim();
+    const profile = document.getElementById("profile").value;
     try {
       const s = await api("POST", "/api/sessions", {game: gameSel.value, ruleset: rulesSel.value, players,
-                                                    ...(camera ? {camera} : {})});
+                                                    ...(camera ? {camera} : {}), ...(camera && profile ? {profile} : {})});
       location.href = s.url;
     } catch (e) { document.getElementById("new-error").textContent = e.message; }
   });
@@ -51,10 +52,37 @@ async function init() {
     } catch (e) { document.getElementById("import-error").textContent = e.message; }
   });
   document.getElementById("look").onclick = look;
+  document.getElementById("enrol-go").onclick = enrolDeck;
+  await loadProfiles();
   const mat = document.getElementById("mat-link");
   const matUrl = () => `/api/mat.pdf?game=${encodeURIComponent(gameSel.value)}&players=${seatCount()}&paper=${document.getElementById("paper").value}`;
   mat.addEventListener("click", ev => { ev.preventDefault(); location.href = matUrl(); });
   await loadHistory();
+}
+
+// Deck profiles: the select of camera games, and enrolments under way (polled until done).
+let ENROL_TIMER = null;
+async function loadProfiles() {
+  let r;
+  try { r = await api("GET", "/api/profiles"); } catch (e) { return; }
+  const sel = document.getElementById("profile"), keep = sel.value;
+  sel.replaceChildren(el("option", {value: ""}, t("shipped")),
+    ...r.profiles.map(p => el("option", {value: p.name, selected: p.name === keep}, `${p.name} (${p.deck})`)));
+  const jobs = Object.entries(r.enrolments);
+  document.getElementById("enrol-status").textContent = jobs.map(([n, j]) => `${n}: ${j.state} — ${j.message}`).join(" · ");
+  const running = jobs.some(([, j]) => j.state === "running");
+  clearTimeout(ENROL_TIMER);
+  if (running) ENROL_TIMER = setTimeout(loadProfiles, 3000);
+}
+async function enrolDeck() {
+  const file = document.getElementById("enrol-photo").files[0], status = document.getElementById("enrol-status");
+  if (!file) { status.textContent = t("enrol-help"); return; }
+  const form = new FormData();
+  form.append("name", document.getElementById("enrol-name").value.trim());
+  form.append("deck", document.getElementById("enrol-deck").value);
+  form.append("photo", file);
+  try { await api("POST", "/api/profiles", form); await loadProfiles(); }
+  catch (e) { status.textContent = e.message; }
 }
 
 // Look through the camera before the game: a picture, and which of the mat's markers it sees.
