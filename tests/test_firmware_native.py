@@ -1,8 +1,9 @@
 """The firmware's C code on the host and its AVR build.
 
 * ``test_protocol`` (host gcc) checks the firmware's CRC against ``firmware_bridge/vectors/crc.tsv``,
-  its receiver and parser against every host frame of ``frames.tsv``, and encoding, the frame
-  buffer, debouncing and the BTN queue.
+  its receiver and parser against every host frame of ``frames.tsv`` and every edge case of
+  ``edges.tsv`` (the emulator's parser is checked against the same file), and encoding, the frame
+  buffer and current budget, debouncing and the press queue.
 * The firmware builds with Debian's avr-gcc and fits an ATmega328P with Optiboot.
 * The sketch compiles as the Arduino IDE compiles it, against Debian's arduino-core-avr.
 """
@@ -20,6 +21,7 @@ ROOT = Path(__file__).resolve().parent.parent
 FIRMWARE_DIR = ROOT / "firmware_bridge" / "firmware"
 VECTORS = ROOT / "firmware_bridge" / "vectors" / "crc.tsv"
 FRAMES = ROOT / "firmware_bridge" / "vectors" / "frames.tsv"
+EDGES = ROOT / "firmware_bridge" / "vectors" / "edges.tsv"
 ARDUINO_CORE = Path("/usr/share/arduino/hardware/arduino/avr/cores/arduino")
 
 FLASH_FOR_SKETCH = 32768 - 512  # Optiboot takes the last 512 bytes
@@ -45,7 +47,7 @@ def test_native_protocol_core_passes_with_shared_vectors() -> None:
     _need("make", "cc")
     make("build/test_protocol")
     done = subprocess.run(
-        [str(FIRMWARE_DIR / "build" / "test_protocol"), str(VECTORS), str(FRAMES)],
+        [str(FIRMWARE_DIR / "build" / "test_protocol"), str(VECTORS), str(FRAMES), str(EDGES)],
         capture_output=True,
         text=True,
         timeout=60,
@@ -62,6 +64,9 @@ def test_native_protocol_core_passes_with_shared_vectors() -> None:
         line for line in done.stdout.splitlines() if re.match(r"ok \d+ - frames.tsv \$", line)
     ]
     assert len(frame_checks) == host_frames
+    edges = sum(1 for line in EDGES.read_text().splitlines() if line and not line.startswith("#"))
+    edge_checks = [line for line in done.stdout.splitlines() if re.match(r"ok \d+ - edges.tsv ", line)]
+    assert edges >= 3000 and len(edge_checks) == edges + 1  # one per frame and the summary
 
 
 def _sizes(output: str) -> tuple[int, int]:

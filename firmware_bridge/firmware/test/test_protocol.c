@@ -602,10 +602,85 @@ static void test_frame_table(const char *path)
     CHECK(rows >= 10, "frames.tsv holds %d host frames", rows);
 }
 
+static int hex_value(char c)
+{
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+/*
+ * edges.tsv (firmware_bridge/edge_vectors.py): FRAME<TAB>RESULTS. FRAME is fed byte by byte,
+ * then '\n' ("\xHH" stands for any byte); each frame that ends gives OK,KIND,SEQ or
+ * NAK,SEQ,REASON, joined by ';' (NONE for none). One check per row.
+ */
+static void test_edges(const char *path)
+{
+    static char line[8192];
+    int rows = 0, bad = 0;
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        fprintf(stderr, "cannot open %s\n", path);
+        exit(2);
+    }
+    while (fgets(line, sizeof line, f)) {
+        char *frame = line, *want, got[512];
+        size_t glen = 0, i;
+        proto_rx_t rx;
+        uint8_t bytes[2048];
+        size_t n = 0;
+        line[strcspn(line, "\r\n")] = '\0';
+        if (line[0] == '#' || line[0] == '\0')
+            continue;
+        want = strchr(frame, '\t');
+        if (!want)
+            continue;
+        *want++ = '\0';
+        for (i = 0; frame[i] && n < sizeof bytes - 1; i++) {
+            if (frame[i] == '\\' && frame[i + 1] == 'x' && hex_value(frame[i + 2]) >= 0
+                && hex_value(frame[i + 3]) >= 0) {
+                bytes[n++] = (uint8_t)(hex_value(frame[i + 2]) * 16 + hex_value(frame[i + 3]));
+                i += 3;
+            } else {
+                bytes[n++] = (uint8_t)frame[i];
+            }
+        }
+        bytes[n++] = '\n';
+        proto_rx_init(&rx);
+        got[0] = '\0';
+        for (i = 0; i < n; i++) {
+            uint8_t status = proto_rx_byte(&rx, bytes[i]);
+            char one[64];
+            if (status == PROTO_RX_NONE)
+                continue;
+            if (status == PROTO_RX_LONG) {
+                snprintf(one, sizeof one, "NAK,0,long");
+            } else {
+                proto_cmd_t cmd;
+                proto_err_t err = proto_parse(rx.buf, rx.len, &LAYOUT, &cmd);
+                if (err == PROTO_OK)
+                    snprintf(one, sizeof one, "OK,%s,%u", kind_name(cmd.kind), cmd.seq);
+                else
+                    snprintf(one, sizeof one, "NAK,%u,%s", cmd.seq, proto_err_name(err));
+            }
+            glen += (size_t)snprintf(got + glen, sizeof got - glen, "%s%s", glen ? ";" : "", one);
+        }
+        if (!glen)
+            snprintf(got, sizeof got, "NONE");
+        rows++;
+        if (strcmp(got, want) != 0)
+            bad++;
+        CHECK(strcmp(got, want) == 0, "edges.tsv %.60s: %s (want %s)", frame, got, want);
+    }
+    fclose(f);
+    CHECK(rows >= 1000, "edges.tsv holds %d frames, %d disagree", rows, bad);
+}
+
 int main(int argc, char **argv)
 {
-    if (argc != 3) {
-        fprintf(stderr, "usage: %s path/to/crc.tsv path/to/frames.tsv\n", argv[0]);
+    if (argc != 3 && argc != 4) {
+        fprintf(stderr, "usage: %s path/to/crc.tsv path/to/frames.tsv [path/to/edges.tsv]\n",
+                argv[0]);
         return 2;
     }
     load_vectors(argv[1]);
@@ -619,6 +694,8 @@ int main(int argc, char **argv)
     test_power_budget();
     test_buttons();
     test_queue();
+    if (argc == 4)
+        test_edges(argv[3]);
     printf("%d checks, %d failed\n", checks, failures);
     return failures ? 1 : 0;
 }
