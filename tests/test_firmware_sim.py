@@ -390,7 +390,7 @@ def test_reset_whose_boot_frame_is_lost_is_noticed(sim: Sim) -> None:
         sim.wait_strip(lambda leds: leds == want)
         boot = client.status().boot
         sim.command("press 5")  # press 1 of this boot, delivered
-        time.sleep(0.05)
+        time.sleep(0.08)
         sim.command("release 5")
         ev = client.buttons.get(timeout=WAIT)
         assert (ev.button, ev.seq, ev.boot) == (5, 1, boot)
@@ -408,7 +408,7 @@ def test_reset_whose_boot_frame_is_lost_is_noticed(sim: Sim) -> None:
         assert client.query_framebuffer(timeout=WAIT).leds == want
 
         sim.command("press 5")  # press 1 again, of the new boot: not taken for a repeat
-        time.sleep(0.05)
+        time.sleep(0.08)
         sim.command("release 5")
         ev = client.buttons.get(timeout=WAIT)
         assert (ev.button, ev.seq, ev.boot) == (5, 1, boot + 1)
@@ -423,11 +423,13 @@ def test_presses_arrive_in_the_order_pressed_when_one_is_lost(sim: Sim) -> None:
     client = connect(sim)
     try:
         sim.command("drop BTN")
+        # Held 80 ms, past the 20 ms debounce even on a busy machine; press 0 is sent about
+        # 0.1 s after press 1, before press 1's resend (250 ms).
         sim.command("press 3")
-        time.sleep(0.03)
+        time.sleep(0.08)
         sim.command("release 3")
         sim.command("press 0")
-        time.sleep(0.03)
+        time.sleep(0.08)
         sim.command("release 0")
         assert _dropped(sim).startswith("BTN,1,")
         got = [client.buttons.get(timeout=WAIT) for _ in range(2)]
@@ -440,9 +442,9 @@ def test_presses_arrive_in_the_order_pressed_when_one_is_lost(sim: Sim) -> None:
 def test_presses_while_the_host_is_away_keep_their_order_and_the_ninth_is_ignored(sim: Sim) -> None:
     for button in (1, 2, 3, 4, 5, 6, 7, 8, 0, 1):  # ten presses, no host
         sim.command(f"press {button}")
-        time.sleep(0.03)
+        time.sleep(0.08)  # past the 20 ms debounce even on a busy machine
         sim.command(f"release {button}")
-        time.sleep(0.03)
+        time.sleep(0.08)
     client = connect(sim, reset=False, banner_timeout=0.2)
     try:
         got = [client.buttons.get(timeout=WAIT) for _ in range(8)]
