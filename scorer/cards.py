@@ -2,13 +2,14 @@
 
 Card ids are the ``id`` column of ``scorer/data/hanafuda.csv`` (48 cards, ``01-crane`` …
 ``12-plain-3``) and ``scorer/data/playing.csv`` (``AS`` … ``KC``, ``JOKER-BLACK``, ``JOKER-RED``,
-``BACK``), copies of ``shared/assets/cards`` (rules/README.md "Cards"). Two extra hanafuda ids exist
-without art: ``00-blank`` (the white spare card) and ``back`` (a face-down hanafuda card).
+``BACK``), copies of ``shared/assets/cards`` (rules C1, C5). Two extra hanafuda ids exist without
+art: ``00-blank`` (the white spare card) and ``back`` (a face-down hanafuda card; rules C4).
 
 A deck is a multiset of ids (:class:`DeckSpec`): two decks at once never rename copies, the same
 id simply occurs twice. Months are the Japanese order (1 Pine … 11 Willow, 12 Paulownia);
-:func:`month_in_order` gives the Korean order, which swaps 11 and 12 (reference.md §1.3).
-Hachi-hachi values (reference.md §1.1): bright 20, animal 10, ribbon 5, plain 1; the 48 total 264.
+:func:`month_in_order` gives the Korean order, which swaps 11 and 12 (rules C7).
+Hachi-hachi values (rules C1, C2): bright 20, animal 10, ribbon 5, plain 1; the 48 total 264.
+The named decks are listed in rules C6.
 """
 
 from __future__ import annotations

@@ -89,7 +89,7 @@ def test_report_mentions_unstacked_hands():
     )
     assert report.claim.name == "wild-triplet"
     assert [t.name for t in report.held] == ["wild-triplet", "january-triplet"]
-    assert any("P7" in line for line in report.lines())
+    assert any("rules P3.2" in line for line in report.lines())
 
 
 def test_evaluate_hand_errors():

@@ -1,6 +1,6 @@
 """Bagaji (Korean Nylon-ppong as a house variant): a rummy of five-card hands, lowest total wins.
 
-Rules: ``/work/shared/rules/README.md`` "Bagaji" and ``reference.md`` §3. Modules: :mod:`options`
+Rules: section B of ``docs/rules.md`` (rules B1-B14). Modules: :mod:`options`
 (ruleset), :mod:`hands` (values, stop test, wins, ``fudaba hand``), :mod:`events`, :mod:`engine`.
 """
 
@@ -19,7 +19,8 @@ SUMMARY = (
     "sum >= 64) or discard. Others may call a discard with a pair, exposing the triplet and "
     "discarding; a call that completes two triplets needs a prior 'ready'. Winner 0 (straight and "
     "moon: minus the sum), others their hand value (triplets 0); a failed stop costs +60 and has no "
-    "winner; feeding a winning call +30. The lowest total after 120 minutes (or N rounds) wins."
+    "winner; feeding a winning call +30. The lowest total after 120 minutes (or N rounds) wins. "
+    "In full: docs/rules.md, rules B1-B14."
 )
 
 SPEC = GameSpec(

@@ -1,4 +1,4 @@
-"""The Bagaji match engine (reference.md §3.2-3.4; rules/README.md "Bagaji").
+"""The Bagaji match engine (rules B in ``docs/rules.md``).
 
 A round: ``deal`` → turns → an ending → (showdown) → settlement. A turn of player P is
 ``stop`` (before drawing), or ``draw`` then ``win`` or ``discard``. After a discard the other
@@ -11,14 +11,14 @@ Choices where the rules are silent (also in the dashboard's rules page):
 
 * Round 1's first player is an event (``first-player``); later rounds start with the winner, and
   after a round with no winner with the player of lowest hand value (ties: first in turn order after
-  the stopper, or after the player due to draw when the stock ran out) (B4, option).
+  the stopper, or after the player due to draw when the stock ran out) (rules B12, option).
 * ``RoundResult.dealer`` is the round's first player; who physically shuffled is not tracked.
 * A call is ``call(seat, pair, win)``. A non-winning call exposes pair + discard and the caller
-  discards; play continues after the caller (B6). Holding a triplet and a pair a player cannot make
+  discards; play continues after the caller (rules B7.2). Holding a triplet and a pair a player cannot make
   a non-winning call with that pair (it would complete two triplets: only a winning call, after
-  ``ready``, may take it; SEED-BG). A winning call needs ``ready`` announced before that discard
-  (B14) and ends the round; the discarder pays the feeder penalty.
-* Claim priority (B5) is applied as pre-emption: while a caller has not yet discarded, a player with
+  ``ready``, may take it; rules B7.2). A winning call needs ``ready`` announced before that discard
+  (rules B7.3, B8) and ends the round; the discarder pays the feeder penalty.
+* Claim priority (rules B7.4) is applied as pre-emption: while a caller has not yet discarded, a player with
   a better claim on the same discard (a winning call; else nearer after the discarder) may still
   call it, and the first call is taken back. A winning call is refused when a player with a better
   claim is known (hand fully known) to be able to win with the same discard.
@@ -28,12 +28,12 @@ Choices where the rules are silent (also in the dashboard's rules page):
   again, which renews the flag). Announced while a discard is open, it does not cover that discard.
 * Stops and wins name no cards: the hand is checked when it is known (at once with a fully known
   deal; otherwise when the player shows it, and that show is refused if the hand does not qualify).
-  A win by call may also score as a moon when its six cards reach the threshold (B10 over B18).
+  A win by call may also score as a moon when its six cards reach the threshold (rules B7.3).
 * After an ending, every player with unknown concealed cards shows them (``show``, into
   ``shown:k``); the round is settled once every concealed card is known.
 * An empty stock at a draw: ``reshuffle`` (discards but the top one form the new stock; the top card
   may still be called) or ``exhausted`` (round ends, no winner, everyone scores their hand) per the
-  option (B12); ``exhausted`` is also accepted when fewer than two discards are left to reshuffle.
+  option (rules B9); ``exhausted`` is also accepted when fewer than two discards are left to reshuffle.
 * Session end: ``end-session`` (between rounds at once; during a round, when it is settled), a round
   count, or the time limit read from the events' ``at`` seconds. ``end-session`` is a table decision
   and is not listed by ``legal_events()``. ``random_event`` adds simulated ``at`` times (1-6 s apart).
@@ -128,7 +128,7 @@ class BagajiState:
     claimable: int = 0
     """Seat whose top discard may still be called (0: none)."""
     pending: BagajiState | None = None
-    """During a non-winning call: the state before it, for a pre-empting call (B5)."""
+    """During a non-winning call: the state before it, for a pre-empting call (rules B7.4)."""
     outcome: Outcome | None = None
     """How the round ended (showdown phase)."""
     clock: float = 0.0
@@ -317,25 +317,25 @@ class BagajiMatch(Match):
         self._need_phase(s, (DEAL,), "a deal")
         n = self._n
         if len(e.hands) != n:
-            raise self._refuse("deal-hands", f"a deal gives {n} hands, one per seat; got {len(e.hands)}")
+            raise self._refuse("deal-hands", f"a deal gives {n} hands, one per seat; got {len(e.hands)} (rules B2.2)")
         places: dict[str, Place] = {}
         for i, h in enumerate(e.hands, start=1):
             if isinstance(h, int):
                 if h != 5:
-                    raise self._refuse("deal-five", f"seat {i}: every hand is dealt 5 cards, not {h}")
+                    raise self._refuse("deal-five", f"seat {i}: every hand is dealt 5 cards, not {h} (rules B2.2)")
                 places[_hand(i)] = Place((), 5)
             else:
                 if len(h) != 5:
-                    raise self._refuse("deal-five", f"seat {i}: every hand is dealt 5 cards, not {len(h)}")
+                    raise self._refuse("deal-five", f"seat {i}: every hand is dealt 5 cards, not {len(h)} (rules B2.2)")
                 places[_hand(i)] = Place(tuple(self._card(c) for c in h), 0)
         left = len(self._spec) - 5 * n
         if isinstance(e.stock, int):
             if e.stock != left:
-                raise self._refuse("deal-stock", f"the stock holds the {left} cards left, not {e.stock}")
+                raise self._refuse("deal-stock", f"the stock holds the {left} cards left, not {e.stock} (rules B2.2)")
             places[STOCK] = Place((), left)
         else:
             if len(e.stock) != left:
-                raise self._refuse("deal-stock", f"the stock holds the {left} cards left, not {len(e.stock)}")
+                raise self._refuse("deal-stock", f"the stock holds the {left} cards left, not {len(e.stock)} (rules B2.2)")
             places[STOCK] = Place(tuple(self._card(c) for c in e.stock), 0)
         places[PILE] = Place()
         for i in range(1, n + 1):
@@ -361,10 +361,10 @@ class BagajiMatch(Match):
         stock = places[STOCK]
         if not stock.size:
             alt = "reshuffle" if self.options.stock_exhausted == "reshuffle" else "exhausted"
-            raise self._refuse("stock-empty", f"the stock is empty: the next event is '{alt}' (B12)")
+            raise self._refuse("stock-empty", f"the stock is empty: the next event is '{alt}' (rules B9)")
         if e.card is None:
             # Unseen draw: an observer cannot tell which stock card went. Known stock cards (the
-            # discards of a reshuffle, B12) lose their identities: they join the unseen cards, so
+            # discards of a reshuffle, rules B9) lose their identities: they join the unseen cards, so
             # the drawn one is a hidden card of the hand and the rest hidden cards of the stock.
             if stock.known:
                 places = places.forget(STOCK)
@@ -401,38 +401,38 @@ class BagajiMatch(Match):
         if s.phase == MUST_DISCARD and s.pending is not None:
             base = s.pending
             if seat == s.to_play:
-                raise self._refuse("already-called", "you have already called this discard: discard a card")
+                raise self._refuse("already-called", "you have already called this discard: discard a card (rules B7.2)")
             if seat == base.claimable:
-                raise self._refuse("own-discard", "a player cannot call their own discard")
+                raise self._refuse("own-discard", "a player cannot call their own discard (rules B7.1)")
             mine = self._claim_key(seat, e.win, base.claimable)
             theirs = self._claim_key(s.to_play, False, base.claimable)
             if not mine < theirs:
                 raise self._refuse(
                     "claim-priority",
                     f"{self._name(s.to_play)} has the better claim on this discard: a winning call "
-                    "comes first, then the player nearest after the discarder (B5)",
+                    "comes first, then the player nearest after the discarder (rules B7.4)",
                 )
             new = self._call_from(base, e, seat)
             return new if new.clock == s.clock else _evolve(new, clock=s.clock)
         self._need_phase(s, (TURN,), "calling")
         if not s.claimable:
-            raise self._refuse("nothing-to-call", "there is no discard to call")
+            raise self._refuse("nothing-to-call", "there is no discard to call (rules B7.1)")
         return self._call_from(s, e, seat)
 
     def _call_from(self, s: BagajiState, e: Call, seat: int) -> BagajiState:
         discarder = s.claimable
         if seat == discarder:
-            raise self._refuse("own-discard", "a player cannot call their own discard")
+            raise self._refuse("own-discard", "a player cannot call their own discard (rules B7.1)")
         places = s.places
         top = places[PILE].known[-1]
         v = self._values[top]
         if len(e.cards) != 2:
-            raise self._refuse("call-needs-pair", f"a call lays down a pair (2 cards), not {len(e.cards)}")
+            raise self._refuse("call-needs-pair", f"a call lays down a pair (2 cards), not {len(e.cards)} (rules B7.1)")
         pair = tuple(self._card(c) for c in e.cards)
         for c in pair:
             if self._values[c] != v:
                 raise self._refuse(
-                    "call-pair-value", f"{c} is not of the discarded value {v}: a call needs a pair of it"
+                    "call-pair-value", f"{c} is not of the discarded value {v}: a call needs a pair of it (rules B7.1)"
                 )
         hand_size = places[_hand(seat)].size
         for c in pair:
@@ -443,7 +443,7 @@ class BagajiMatch(Match):
             if hand_size < 5:
                 raise self._refuse(
                     "call-must-win",
-                    "with only two cards in hand a call completes two triplets: it must be a winning call",
+                    "with only two cards in hand a call completes two triplets: it must be a winning call (rules B7.2)",
                 )
             held = self._concealed(places, seat)
             if held is not None and hands.two_triplets(
@@ -451,7 +451,7 @@ class BagajiMatch(Match):
             ):
                 raise self._refuse(
                     "call-must-win",
-                    "holding a triplet and a pair you can only call to win, after announcing ready (SEED-BG)",
+                    "holding a triplet and a pair you can only call to win, after announcing ready (rules B7.2)",
                 )
             ready = ready[: seat - 1] + (-1,) + ready[seat:]
             return _evolve(
@@ -460,7 +460,7 @@ class BagajiMatch(Match):
         if not self._ready_ok(s, seat):
             raise self._refuse(
                 "call-needs-ready",
-                "a winning call needs a 'ready' announcement before this discard (SEED-BG, B14)",
+                "a winning call needs a 'ready' announcement before this discard (rules B7.3, B8)",
             )
         mine = self._claim_key(seat, True, discarder)
         for other in range(1, self._n + 1):
@@ -476,7 +476,7 @@ class BagajiMatch(Match):
             ):
                 raise self._refuse(
                     "claim-priority",
-                    f"{self._name(other)} can win with this discard and has the better claim (B5)",
+                    f"{self._name(other)} can win with this discard and has the better claim (rules B7.4)",
                 )
         new = _evolve(s, places=places, pending=None, claimable=0)
         return self._finish(new, Outcome("call-win", seat, discarder))
@@ -484,10 +484,10 @@ class BagajiMatch(Match):
     def _stop(self, s: BagajiState, e: Stop) -> BagajiState:
         self._need_phase(s, (TURN,), "a stop")
         seat = self._check_seat(e.seat)
-        self._need_turn(s, seat, "a stop (only before drawing, on your own turn, B15)")
+        self._need_turn(s, seat, "a stop (only before drawing, on your own turn, rules B5.1)")
         if self.options.stop_requires_call and not s.places[_meld(seat)].size:
             raise self._refuse(
-                "stop-needs-call", "this ruleset lets only a player with an exposed triplet stop"
+                "stop-needs-call", "this ruleset lets only a player with an exposed triplet stop (rules B5.1)"
             )
         return self._finish(_evolve(s, claimable=0), Outcome("stop", seat))
 
@@ -500,17 +500,17 @@ class BagajiMatch(Match):
     def _expose(self, s: BagajiState, e: Expose) -> BagajiState:
         if not self.options.natural_triplet_exposure:
             raise self._refuse(
-                "exposure-off", "exposing a concealed triplet is not allowed (option natural-triplet-exposure, B20)"
+                "exposure-off", "exposing a concealed triplet is not allowed (option natural-triplet-exposure, rules B4.3)"
             )
         self._need_phase(s, (DRAWN,), "exposing a triplet (after drawing)")
         seat = self._check_seat(e.seat)
         self._need_turn(s, seat, "exposing a triplet")
         places = s.places
         if places[_meld(seat)].size or places[_hand(seat)].size != 6:
-            raise self._refuse("expose-once", "only a player without an exposed triplet may expose one")
+            raise self._refuse("expose-once", "only a player without an exposed triplet may expose one (rules B4.3)")
         ids = tuple(self._card(c) for c in e.cards)
         if len(ids) != 3 or len({self._values[c] for c in ids}) != 1:
-            raise self._refuse("expose-triplet", "an exposure lays down three cards of one value")
+            raise self._refuse("expose-triplet", "an exposure lays down three cards of one value (rules B4.3)")
         for c in ids:
             places = places.move(c, _hand(seat), _meld(seat))
         ready = s.ready[: seat - 1] + (-1,) + s.ready[seat:]
@@ -521,11 +521,11 @@ class BagajiMatch(Match):
         seat = self._check_seat(e.seat)
         held = self._concealed(s.places, seat)
         if s.ready[seat - 1] >= 0 and held is not None:
-            raise self._refuse("already-ready", f"{self._name(seat)} has already announced ready")
+            raise self._refuse("already-ready", f"{self._name(seat)} has already announced ready (rules B8)")
         if held is not None and not self._is_ready_shaped(s, seat, held):
             raise self._refuse(
                 "not-ready",
-                "ready means holding a pair that a discard would turn into a second triplet (B14)",
+                "ready means holding a pair that a discard would turn into a second triplet (rules B8)",
             )
         ready = s.ready[: seat - 1] + (s.discards,) + s.ready[seat:]
         return _evolve(s, ready=ready)
@@ -564,13 +564,13 @@ class BagajiMatch(Match):
     def _reshuffle(self, s: BagajiState, e: Reshuffle) -> BagajiState:
         self._need_phase(s, (TURN,), "a reshuffle")
         if self.options.stock_exhausted != "reshuffle":
-            raise self._refuse("no-reshuffle", "this ruleset ends the round when the stock runs out (B12)")
+            raise self._refuse("no-reshuffle", "this ruleset ends the round when the stock runs out (rules B9)")
         places = s.places
         if places[STOCK].size:
-            raise self._refuse("stock-not-empty", "the stock is not empty yet")
+            raise self._refuse("stock-not-empty", "the stock is not empty yet (rules B9)")
         pile = places[PILE]
         if pile.size < 2:
-            raise self._refuse("nothing-to-reshuffle", "fewer than two discards: the round is exhausted")
+            raise self._refuse("nothing-to-reshuffle", "fewer than two discards: the round is exhausted (rules B9)")
         top = pile.known[-1]
         places = places.take(PILE, top).move_all(PILE, STOCK).put(PILE, top)
         return _evolve(s, places=places)
@@ -579,9 +579,9 @@ class BagajiMatch(Match):
         self._need_phase(s, (TURN,), "ending an exhausted round")
         places = s.places
         if places[STOCK].size:
-            raise self._refuse("stock-not-empty", "the stock is not empty yet")
+            raise self._refuse("stock-not-empty", "the stock is not empty yet (rules B9)")
         if self.options.stock_exhausted == "reshuffle" and places[PILE].size >= 2:
-            raise self._refuse("reshuffle-due", "this ruleset reshuffles the discards into a new stock (B12)")
+            raise self._refuse("reshuffle-due", "this ruleset reshuffles the discards into a new stock (rules B9)")
         return self._finish(_evolve(s, claimable=0), Outcome("exhausted", s.to_play))
 
     def _end_session(self, s: BagajiState, e: EndSession) -> BagajiState:
@@ -615,7 +615,7 @@ class BagajiMatch(Match):
                 raise self._refuse(
                     "not-a-win",
                     f"{self._name(o.seat)}'s six cards {list(hand + meld)} are not two triplets, three "
-                    "pairs, a straight of six or a moon (reference §3.2)",
+                    "pairs, a straight of six or a moon (rules B6)",
                 )
         elif o.kind == "call-win" and not hands.two_triplets(
             tuple(sorted(hand + meld)), self.options.six_of_a_kind
@@ -623,7 +623,7 @@ class BagajiMatch(Match):
             raise self._refuse(
                 "call-not-a-win",
                 f"{self._name(o.seat)}'s six cards {sorted(hand + meld)} are not two triplets: "
-                "a call can only complete two triplets (B18)",
+                "a call can only complete two triplets (rules B7.3)",
             )
 
     def _settle_if_known(self, s: BagajiState) -> BagajiState:
@@ -654,7 +654,8 @@ class BagajiMatch(Match):
             kind, score = hands.best_score(found)
             changes[winner - 1] = score
             how = "by calling" if o.kind == "call-win" else "by drawing"
-            lines.append(f"{self._name(winner)} wins {how} with {hands.WIN_NAMES[kind]}: {score:+d}")
+            cite = "(rules B7.3)" if o.kind == "call-win" else "(rules B11.1)"
+            lines.append(f"{self._name(winner)} wins {how} with {hands.WIN_NAMES[kind]}: {score:+d} {cite}")
             if o.kind == "call-win":
                 changes[o.feeder - 1] += opts.feeder_penalty
                 penalised = o.feeder
@@ -665,26 +666,26 @@ class BagajiMatch(Match):
             if not beaten:
                 winner = o.seat
                 changes[o.seat - 1] = 0
-                lines.append(f"{self._name(o.seat)} stops with {sv}: nobody is as low; wins with 0")
+                lines.append(f"{self._name(o.seat)} stops with {sv}: nobody is as low; wins with 0 (rules B11.3)")
             else:
                 penalised = o.seat
                 who = ", ".join(f"{self._name(k)} ({values[k - 1]})" for k in beaten)
                 lines.append(
                     f"{self._name(o.seat)} stops with {sv} but {who} is as low or lower: the stop "
-                    f"fails, no winner; {self._name(o.seat)} {sv} + {opts.failed_stop_penalty}"
+                    f"fails, no winner; {self._name(o.seat)} {sv} + {opts.failed_stop_penalty} (rules B11.4)"
                 )
                 changes[o.seat - 1] = sv + opts.failed_stop_penalty
                 if opts.failed_stop_others_score == "nothing":
                     for k in others:
                         changes[k - 1] = 0
         else:
-            lines.append("the stock ran out: no winner, everyone scores their hand")
+            lines.append("the stock ran out: no winner, everyone scores their hand (rules B11.5)")
         for k in range(1, n + 1):
             if k == winner or (o.kind == "stop" and k == o.seat):
                 continue
             extra = ""
             if k == penalised and o.kind == "call-win":
-                extra = f" + {opts.feeder_penalty} for feeding the winning call"
+                extra = f" + {opts.feeder_penalty} for feeding the winning call (rules B11.2)"
             lines.append(f"{self._name(k)}: hand {values[k - 1]}{extra} = {changes[k - 1]:+d}")
         before = s.results[-1].totals if s.results else (0,) * n
         totals = tuple(t + c for t, c in zip(before, changes, strict=True))

@@ -1,4 +1,4 @@
-"""Bagaji events (reference.md §3.2): what happens at the table, one event each.
+"""Bagaji events (rules B2-B13): what happens at the table, one event each.
 
 Cards that go into a concealed hand are named only when known: a ``deal`` gives each hand as a list
 of ids (fully known, simulations and tests) or as the count 5 (observer), and the stock as ids or
@@ -20,7 +20,7 @@ EVENTS = EventRegistry("bagaji")
 @EVENTS.register
 @dataclass(frozen=True, slots=True)
 class FirstPlayer(Event):
-    """Who plays first in round 1 (later rounds: the previous winner, or B4)."""
+    """Who plays first in round 1 (later rounds: the previous winner, or rules B12)."""
 
     TYPE = "first-player"
     seat: int
@@ -74,13 +74,13 @@ class Call(Event):
     cards: tuple[str, ...]
     """The two cards of the caller's pair, laid face up with the discard."""
     win: bool = False
-    """True for a winning call (completing two triplets; needs a prior ``ready``, B14)."""
+    """True for a winning call (completing two triplets; needs a prior ``ready``, rules B7.3)."""
 
 
 @EVENTS.register
 @dataclass(frozen=True, slots=True)
 class Stop(Event):
-    """The player to move ends the round before drawing, claiming a low hand (reference §3.2 step 1)."""
+    """The player to move ends the round before drawing, claiming a low hand (rules B5)."""
 
     TYPE = "stop"
     seat: int
@@ -100,7 +100,7 @@ class Win(Event):
 @EVENTS.register
 @dataclass(frozen=True, slots=True)
 class Expose(Event):
-    """Option ``natural-triplet-exposure`` (B20): lay a concealed triplet face up after drawing."""
+    """Option ``natural-triplet-exposure`` (rules B4.3): lay a concealed triplet face up after drawing."""
 
     TYPE = "expose"
     seat: int
@@ -112,7 +112,7 @@ class Expose(Event):
 @EVENTS.register
 @dataclass(frozen=True, slots=True)
 class Ready(Event):
-    """A player announces that a discard could complete their two triplets (B14)."""
+    """A player announces that a discard could complete their two triplets (rules B8)."""
 
     TYPE = "ready"
     seat: int
@@ -134,7 +134,7 @@ class Show(Event):
 @EVENTS.register
 @dataclass(frozen=True, slots=True)
 class Reshuffle(Event):
-    """The stock is empty: the discards but the top one become the new stock (B12)."""
+    """The stock is empty: the discards but the top one become the new stock (rules B9)."""
 
     TYPE = "reshuffle"
 
@@ -142,7 +142,7 @@ class Reshuffle(Event):
 @EVENTS.register
 @dataclass(frozen=True, slots=True)
 class Exhausted(Event):
-    """The stock is empty and cannot be renewed: the round ends with no winner (B12 alternative)."""
+    """The stock is empty and cannot be renewed: the round ends with no winner (rules B9, B11.5)."""
 
     TYPE = "exhausted"
 

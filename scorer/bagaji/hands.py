@@ -1,19 +1,19 @@
 """Bagaji hands: card values, the triplet zeroing, the stop test and the six-card wins.
 
-Rules (reference.md §3.2-3.3, resolutions B7-B11, B16-B18 of §3.4):
+Rules (rules B1.3, B3, B5.2 and B6):
 
 * A card's value is its rank (A = 1 … Q = 12; kings are not in the deck) or, for hanafuda, its
-  month in the chosen order (Korean swaps 11 and 12, §1.3).
+  month in the chosen order (Korean swaps 11 and 12, rules C7).
 * A hand's *value* is the sum of its card values with each triplet counted 0; only one triplet per
-  value is zeroed, a fourth equal card counts (B7; option ``zero-four-of-a-kind`` zeroes all).
+  value is zeroed, a fourth equal card counts (rules B3; option ``zero-four-of-a-kind`` zeroes all).
   Exposed triplets count 0.
 * Stop (before drawing): without any triplet the five cards must sum to ≤ 10; with a triplet
-  (concealed, or exposed with 2 cards in hand) the other cards must sum to ≤ 5 (B11). Generally:
+  (concealed, or exposed with 2 cards in hand) the other cards must sum to ≤ 5 (rules B5.2). Generally:
   value ≤ limit, where the limit is 5 when the player holds a triplet and 10 otherwise.
-* Six-card wins: two triplets (exposed or concealed; six equal cards count, B9) score 0; three pairs
-  of distinct values (all concealed, B8) score 0; a straight of six (concealed, no wrap, B16)
-  scores minus its sum; a moon (raw sum of the six, exposed triplet included, ≥ 64, B17) scores minus
-  the raw sum. When several apply, the most favourable (lowest) counts (B10).
+* Six-card wins: two triplets (exposed or concealed; six equal cards count, rules B6.2) score 0; three pairs
+  of distinct values (all concealed, rules B6.3) score 0; a straight of six (concealed, no wrap, rules B6.4)
+  scores minus its sum; a moon (raw sum of the six, exposed triplet included, ≥ 64, rules B6.5) scores minus
+  the raw sum. When several apply, the most favourable (lowest) counts (rules B6.7).
 """
 
 from __future__ import annotations
@@ -96,7 +96,7 @@ def stop_check(hand: tuple[int, ...], has_meld: bool, options: BagajiOptions = S
     if options.stop_requires_call and not has_meld:
         return StopCheck(
             False, value, options.stop_limit, "stop-needs-call",
-            "this ruleset lets only a player with an exposed triplet stop (option stop-requires-call)",
+            "this ruleset lets only a player with an exposed triplet stop (option stop-requires-call, rules B5.1)",
         )
     triplet = has_meld or has_triplet(hand)
     limit = options.stop_limit_triplet if triplet else options.stop_limit
@@ -107,7 +107,7 @@ def stop_check(hand: tuple[int, ...], has_meld: bool, options: BagajiOptions = S
         what = "without a triplet the five cards must sum to"
     ok = value <= limit
     reason = f"{shown}: {what} {limit} or less; they sum to {value}"
-    return StopCheck(ok, value, limit, "" if ok else "stop-limit", reason + (" (reference §3.2)" if not ok else ""))
+    return StopCheck(ok, value, limit, "" if ok else "stop-limit", reason + (" (rules B5.2)" if not ok else ""))
 
 
 def _is_straight(values: Sequence[int], wrap: bool) -> bool:
@@ -151,7 +151,7 @@ def wins(hand: tuple[int, ...], meld: tuple[int, ...] = (), options: BagajiOptio
 
 
 def best_score(found: Sequence[tuple[str, int]]) -> tuple[str, int] | None:
-    """The most favourable (lowest-scoring) win of ``found`` (B10), or None."""
+    """The most favourable (lowest-scoring) win of ``found`` (rules B6.7), or None."""
     if not found:
         return None
     return min(found, key=lambda w: w[1])
@@ -159,7 +159,7 @@ def best_score(found: Sequence[tuple[str, int]]) -> tuple[str, int] | None:
 
 @lru_cache(maxsize=65536)
 def two_triplets(six: tuple[int, ...], six_of_a_kind: bool = True) -> bool:
-    """True when six values form two triplets (a call can only complete this win, B18)."""
+    """True when six values form two triplets (a call can only complete this win, rules B7.3)."""
     if len(six) != 6:
         return False
     counts = sorted(Counter(six).values())

@@ -1,4 +1,4 @@
-"""Hachi-hachi (八八): teyaku, dekiyaku, fields, settlement and the match engine (reference.md §2)."""
+"""Hachi-hachi (八八): teyaku, dekiyaku, fields, settlement and the match engine (rules H1-H9)."""
 
 from scorer.games import GameSpec
 from scorer.hachihachi.engine import HachiHachi
@@ -15,7 +15,7 @@ by each opponent. On a turn, play a card (capture a same-month table card if it 
 matches, choose; three, take all) then turn the top stock card (capture is compulsory). Card
 points: bright 20, animal 10, ribbon 5, plain 1; each active player scores (captured - 88). The
 highest capture wins the round, takes the pot and deals next. Standard adds fields, dekiyaku with
-sage/shobu/cancel, special cases and achievements (reference.md section 2)."""
+sage/shobu/cancel, special cases and achievements. In full: docs/rules.md, rules H1-H9."""
 
 SPEC = GameSpec(
     name="hachi-hachi",

@@ -1,4 +1,4 @@
-"""Hachi-hachi dekiyaku (combinations of captured cards), reference.md §2.7.
+"""Hachi-hachi dekiyaku (combinations of captured cards), rules H7.1 and H7.2.
 
 | name | cards | kan |
 |---|---|---|

@@ -1,4 +1,4 @@
-"""The Hachi-hachi match engine (reference.md §2; rulesets in :mod:`scorer.hachihachi.options`).
+"""The Hachi-hachi match engine (rules H; rulesets in :mod:`scorer.hachihachi.options`).
 
 A round: ``deal`` (misdeal when all four cards of a month lie on the table: the same dealer deals
 again) → seven seated: ``sit-out`` by the blank's holder → ``declare`` from the dealer in seat
@@ -16,7 +16,7 @@ Declarations: one player playing wins the pot; two play the two-player game (or,
 same dealer deals again with nothing paid. Retirees' hands go back to the stock at once; the
 forced-out hands go back when the first card is played (or after their buy-out).
 
-Field multiplier (§2.3): from the six table cards after the deal (after the sit-out with seven);
+Field multiplier (rules H3): from the six table cards after the deal (after the sit-out with seven);
 queued multipliers are committed only when the round is settled, so a redeal consumes nothing.
 The winner of a round deals the next; the match ends after ``rounds`` settled rounds.
 """
@@ -244,7 +244,7 @@ class HachiHachi(Match):
         if isinstance(event, Deal):
             return self._deal(state, event)
         if r is None:
-            raise _illegal("deal-first", f"a round starts with a deal, not {event.TYPE}")
+            raise _illegal("deal-first", f"a round starts with a deal, not {event.TYPE} (rules H2.2)")
         seat = getattr(event, "seat", None)
         if seat is not None and not 1 <= seat <= len(self.players):
             raise InvalidEventError(f"{event.TYPE}: no seat {seat} (seats 1-{len(self.players)})")
@@ -269,18 +269,18 @@ class HachiHachi(Match):
     def _deal(self, state: MatchState, ev: Deal) -> MatchState:
         r = state.round
         if r is not None and r.phase != MISDEAL:
-            raise _illegal("deal-mid-round", "a deal is only allowed before a round starts (or after a misdeal)")
+            raise _illegal("deal-mid-round", "a deal is only allowed before a round starts (or after a misdeal) (rules H2.2, H2.3)")
         n = len(self.players)
         want = r.dealer if r is not None else state.next_dealer
         if not 1 <= ev.dealer <= n:
             raise InvalidEventError(f"deal: no seat {ev.dealer} (seats 1-{n})")
         if want is not None and ev.dealer != want:
-            raise _illegal("dealer-rotation", f"seat {want} deals this round (the last round's winner), not seat {ev.dealer}")
+            raise _illegal("dealer-rotation", f"seat {want} deals this round (the last round's winner), not seat {ev.dealer} (rules H2.1)")
         if len(ev.hands) != n:
-            raise _illegal("deal-shape", f"the deal must give a hand to each of the {n} seats, not {len(ev.hands)}")
+            raise _illegal("deal-shape", f"the deal must give a hand to each of the {n} seats, not {len(ev.hands)} (rules H2.2)")
         field_size = 0 if n == 7 else FIELD_SIZE
         if len(ev.field) != field_size:
-            raise _illegal("deal-shape", f"{field_size} cards are dealt face up to the table, not {len(ev.field)}")
+            raise _illegal("deal-shape", f"{field_size} cards are dealt face up to the table, not {len(ev.field)} (rules H2.2, H2.4)")
         places: dict[str, Place] = {}
         for i, h in enumerate(ev.hands):
             if isinstance(h, int):
@@ -292,18 +292,18 @@ class HachiHachi(Match):
                 size = len(h)
                 places[hand(i + 1)] = Place(tuple(h), 0)
             if size != HAND_SIZE:
-                raise _illegal("deal-shape", f"seat {i + 1} must be dealt {HAND_SIZE} cards, not {size}")
+                raise _illegal("deal-shape", f"seat {i + 1} must be dealt {HAND_SIZE} cards, not {size} (rules H2.2)")
         for cid in ev.field:
             self._cards.validate(cid)
         places["field"] = Place(tuple(ev.field), 0)
         stock_size = len(self._cards) - n * HAND_SIZE - field_size
         if isinstance(ev.stock, int):
             if ev.stock != stock_size:
-                raise _illegal("deal-shape", f"the stock must hold {stock_size} cards, not {ev.stock}")
+                raise _illegal("deal-shape", f"the stock must hold {stock_size} cards, not {ev.stock} (rules H2.2)")
             places["stock"] = Place((), ev.stock)
         else:
             if len(ev.stock) != stock_size:
-                raise _illegal("deal-shape", f"the stock must hold {stock_size} cards, not {len(ev.stock)}")
+                raise _illegal("deal-shape", f"the stock must hold {stock_size} cards, not {len(ev.stock)} (rules H2.2)")
             for cid in ev.stock:
                 self._cards.validate(cid)
             places["stock"] = Place(tuple(ev.stock), 0)
@@ -335,9 +335,9 @@ class HachiHachi(Match):
 
     def _sit_out(self, state: MatchState, r: RoundState, ev: SitOut) -> MatchState:
         if r.phase != SIT_OUT:
-            raise _illegal("sit-out-timing", "only with seven seated, right after the deal, does the blank's holder sit out")
+            raise _illegal("sit-out-timing", "only with seven seated, right after the deal, does the blank's holder sit out (rules H2.4)")
         if len(ev.cards) != FIELD_SIZE or len(set(ev.cards)) != FIELD_SIZE:
-            raise _illegal("sit-out-cards", "the blank's holder lays its six other cards on the table")
+            raise _illegal("sit-out-cards", "the blank's holder lays its six other cards on the table (rules H2.4)")
         table = r.places.take(hand(ev.seat), BLANK).put("out", BLANK)
         for cid in ev.cards:
             self._cards.validate(cid)
@@ -352,14 +352,14 @@ class HachiHachi(Match):
 
     def _declare(self, state: MatchState, r: RoundState, ev: Declare) -> MatchState:
         if r.phase != DECLARE:
-            raise _illegal("declare-timing", "declarations come after the deal and before play")
+            raise _illegal("declare-timing", "declarations come after the deal and before play (rules H4.1)")
         who = self._next_declarer(r)
         if ev.seat != who:
-            raise _illegal("declare-order", f"seat {who} declares next (declarations go in turn from the dealer)")
+            raise _illegal("declare-order", f"seat {who} declares next (declarations go in turn from the dealer; rules H4.1)")
         plays = sum(1 for _, p in r.declarations if p)
         left = len(r.seated) - len(r.declarations)
         if not ev.play and self.options.last_three_must_play and left <= 3 - plays:
-            raise _illegal("last-three-must-play", f"seat {ev.seat} must play: only the remaining players can make up three")
+            raise _illegal("last-three-must-play", f"seat {ev.seat} must play: only the remaining players can make up three (rules H4.4)")
         decl = r.declarations + ((ev.seat, ev.play),)
         table = r.places
         retired = r.retired
@@ -384,15 +384,15 @@ class HachiHachi(Match):
 
     def _buyout(self, r: RoundState, ev: Buyout) -> RoundState:
         if self.options.compensation == "none":
-            raise _illegal("no-compensation", "this ruleset pays no hand compensation")
+            raise _illegal("no-compensation", "this ruleset pays no hand compensation (rules H4.3)")
         if ev.seat not in r.forced:
-            raise _illegal("buyout-forced-only", f"only forced-out players are bought out; seat {ev.seat} is not forced out")
+            raise _illegal("buyout-forced-only", f"only forced-out players are bought out; seat {ev.seat} is not forced out (rules H4.3)")
         if r.phase != PLAY or r.played:
-            raise _illegal("buyout-timing", "a forced-out hand is shown before the first card is played")
+            raise _illegal("buyout-timing", "a forced-out hand is shown before the first card is played (rules H4.3)")
         if _lookup(r.buyouts, ev.seat, None) is not None:
-            raise _illegal("buyout-once", f"seat {ev.seat} has already been bought out")
+            raise _illegal("buyout-once", f"seat {ev.seat} has already been bought out (rules H4.3)")
         if len(ev.cards) != HAND_SIZE:
-            raise _illegal("buyout-cards", f"a buy-out shows all {HAND_SIZE} cards of the hand")
+            raise _illegal("buyout-cards", f"a buy-out shows all {HAND_SIZE} cards of the hand (rules H4.3)")
         table = r.places
         for cid in ev.cards:
             self._cards.validate(cid)
@@ -401,17 +401,17 @@ class HachiHachi(Match):
 
     def _claim(self, r: RoundState, ev: Claim) -> RoundState:
         if r.phase not in (PLAY, DRAW) or r.stock_turned:
-            raise _illegal("claim-timing", "teyaku are claimed after the declarations and before the first stock card is turned")
+            raise _illegal("claim-timing", "teyaku are claimed after the declarations and before the first stock card is turned (rules H5.6)")
         if ev.seat not in r.active:
-            raise _illegal("claim-active-only", f"seat {ev.seat} is not playing this round")
+            raise _illegal("claim-active-only", f"seat {ev.seat} is not playing this round (rules H5.6)")
         if ev.teyaku not in ty.STANDARD_VALUES:
             raise InvalidEventError(f"claim: unknown teyaku {ev.teyaku!r}; teyaku are: {', '.join(ty.STANDARD_VALUES)}")
         group = ty.group_of(ev.teyaku)
         if any(s == ev.seat and ty.group_of(n) == group for s, n in r.claims):
-            raise _illegal("claim-once-per-group", f"seat {ev.seat} has already claimed a group {group} teyaku")
+            raise _illegal("claim-once-per-group", f"seat {ev.seat} has already claimed a group {group} teyaku (rules H5.6)")
         why = ty.consistent_claim(ev.teyaku, ev.cards, self.options.standing_triplets)
         if why:
-            raise _illegal("claim-shown-cards", f"claim of {ev.teyaku}: {why}")
+            raise _illegal("claim-shown-cards", f"claim of {ev.teyaku}: {why} (rules H5.6)")
         table = r.places
         for cid in ev.cards:
             self._cards.validate(cid)
@@ -421,18 +421,18 @@ class HachiHachi(Match):
         return replace(r, places=table, claims=r.claims + ((ev.seat, ev.teyaku),))
 
     def _captures(self, table: Places, cid: str, capture: str | None) -> tuple[str, ...]:
-        """The field cards that ``cid`` takes (reference.md §2.6)."""
+        """The field cards that ``cid`` takes (rules H6.2)."""
         m = month(cid)
         matches = [c for c in table["field"].known if month(c) == m]
         if not matches:
             if capture is not None:
-                raise _illegal("capture-must-match-month", f"{capture} cannot be captured: no card of {cid}'s month is on the table")
+                raise _illegal("capture-must-match-month", f"{capture} cannot be captured: no card of {cid}'s month is on the table (rules H6.2)")
             return ()
         if capture is not None and capture not in matches:
-            raise _illegal("capture-must-match-month", f"{cid} can only capture a table card of the same month ({', '.join(matches)}), not {capture}")
+            raise _illegal("capture-must-match-month", f"{cid} can only capture a table card of the same month ({', '.join(matches)}), not {capture} (rules H6.2)")
         if len(matches) == 2:
             if capture is None:
-                raise _illegal("capture-choice", f"{cid} matches two table cards ({', '.join(matches)}): say which one it captures")
+                raise _illegal("capture-choice", f"{cid} matches two table cards ({', '.join(matches)}): say which one it captures (rules H6.2)")
             return (capture,)
         return tuple(matches)
 
@@ -440,7 +440,7 @@ class HachiHachi(Match):
         if r.phase != PLAY:
             raise _illegal("turn-order", self._expecting(r))
         if ev.seat != r.to_play():
-            raise _illegal("turn-order", f"it is seat {r.to_play()}'s turn, not seat {ev.seat}'s")
+            raise _illegal("turn-order", f"it is seat {r.to_play()}'s turn, not seat {ev.seat}'s (rules H6.1)")
         self._cards.validate(ev.card)
         table = r.places
         if not r.played:
@@ -466,7 +466,7 @@ class HachiHachi(Match):
         if r.phase != DRAW:
             raise _illegal("turn-order", self._expecting(r))
         if ev.seat != r.to_play():
-            raise _illegal("turn-order", f"seat {r.to_play()} turns the stock card, not seat {ev.seat}")
+            raise _illegal("turn-order", f"seat {r.to_play()} turns the stock card, not seat {ev.seat} (rules H6.3)")
         self._cards.validate(ev.card)
         table = r.places
         if not table.can_take("stock", ev.card):
@@ -497,9 +497,9 @@ class HachiHachi(Match):
 
     def _call(self, state: MatchState, r: RoundState, ev: Sage | Shobu) -> MatchState:
         if r.phase != CALL:
-            raise _illegal("call-timing", "sage or shōbu is called only after a turn that made or improved a dekiyaku")
+            raise _illegal("call-timing", "sage or shōbu is called only after a turn that made or improved a dekiyaku (rules H7.3)")
         if ev.seat != r.caller:
-            raise _illegal("call-timing", f"seat {r.caller} must call sage or shōbu, not seat {ev.seat}")
+            raise _illegal("call-timing", f"seat {r.caller} must call sage or shōbu, not seat {ev.seat} (rules H7.3)")
         total = self._yaku_total(r.places, ev.seat)
         r = replace(r, yaku=_set(r.yaku, ev.seat, total))
         if isinstance(ev, Shobu):
@@ -509,9 +509,9 @@ class HachiHachi(Match):
 
     def _cancel(self, state: MatchState, r: RoundState, ev: Cancel) -> MatchState:
         if r.phase != PLAY or ev.seat != r.to_play():
-            raise _illegal("cancel-timing", "cancel is called at the start of one's own turn")
+            raise _illegal("cancel-timing", "cancel is called at the start of one's own turn (rules H7.4)")
         if ev.seat not in r.sage:
-            raise _illegal("cancel-after-sage", f"only a player who called sage may cancel; seat {ev.seat} has not")
+            raise _illegal("cancel-after-sage", f"only a player who called sage may cancel; seat {ev.seat} has not (rules H7.4)")
         return self._finish(state, r, Ending("cancel", ev.seat))
 
     def _expecting(self, r: RoundState) -> str:
@@ -686,7 +686,7 @@ class HachiHachi(Match):
 
 
 def field_multiplier(field: tuple[str, ...], queue: tuple[int, ...], options: Options) -> tuple[int, tuple[int, ...]]:
-    """(this round's multiplier, the queue after it), reference.md §2.3 and test vector T15."""
+    """(this round's multiplier, the queue after it), rules H3.1-H3.3."""
     if not options.fields:
         return 1, queue
     new = sorted(

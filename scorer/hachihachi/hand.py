@@ -1,7 +1,7 @@
 """``fudaba hand hachi-hachi``: the teyaku of a dealt hand and the dekiyaku of a set of cards.
 
-Seven cards are read as a dealt hand (best of group A plus best of group B, reference.md §2.5);
-any number of cards is also read as captures for dekiyaku (§2.7).
+Seven cards are read as a dealt hand (best of group A plus best of group B, rules H5.1);
+any number of cards is also read as captures for dekiyaku (rules H7.1).
 """
 
 from __future__ import annotations

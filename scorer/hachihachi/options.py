@@ -1,4 +1,4 @@
-"""Hachi-hachi rulesets: ``seed-1910`` (default) and ``standard`` (rules/README.md, reference.md §2).
+"""Hachi-hachi rulesets: ``seed-1910`` (default) and ``standard`` (rules H9).
 
 ``seed-1910`` is the 1910 seed's "simplest form" plus its teyaku: no fields, no dekiyaku, no
 special cases; settlement (captured − 88) per player; teyaku at the seed's values; voluntary
@@ -22,51 +22,52 @@ from scorer.rulesets import option
 class Options:
     """Every Hachi-hachi option. Amounts are in kan unless said otherwise."""
 
-    kan_size: int = option(12, "points in one kan (12 traditional, 10 modern)", (12, 10))
+    kan_size: int = option(12, "points in one kan (12 traditional, 10 modern) (rules H1.2)", (12, 10))
     who_pays: str = option(
         "each",
-        "who pays a player's gain: each opponent the full amount, or the opponents split it",
+        "who pays a player's gain: each opponent the full amount, or the opponents split it (rules H8.10)",
         ("each", "split"),
     )
-    rounds: int = option(12, "rounds (months) in a match", (12, 6, 3))
+    rounds: int = option(12, "rounds (months) in a match (rules H1.3)", (12, 6, 3))
     teyaku_scale: str = option(
         "standard",
         "teyaku values: standard (sanbon 2, pikaichi 4 kan) or the 1910 seed's (triplet 1.5, "
-        "one higher card 3 kan)",
+        "one higher card 3 kan) (rules H5.5)",
         ("standard", "seed-1910"),
     )
     standing_triplets: bool = option(
-        True, "standing triplets (months 4, 5, 7, December plains) score tatesanbon and its kin"
+        True, "standing triplets (months 4, 5, 7, December plains) score tatesanbon and its kin (rules H5.3)"
     )
-    aka_kan: int = option(2, "value of aka (two or more ribbons among plains) in kan", (2, 3))
-    fields: bool = option(True, "field multiplier ×2 (crane, curtain, moon) / ×4 (rain man, phoenix)")
+    aka_kan: int = option(2, "value of aka (two or more ribbons among plains) in kan (rules H5.4)", (2, 3))
+    fields: bool = option(True, "field multiplier ×2 (crane, curtain, moon) / ×4 (rain man, phoenix) (rules H3)")
     field_combine: str = option(
         "queue",
-        "several brights on the table: the largest applies, the rest wait in a queue; or all multiply",
+        "several brights on the table: the largest applies, the rest wait in a queue; or all multiply "
+        "(rules H3.2, H3.3)",
         ("queue", "multiply"),
     )
-    dekiyaku: bool = option(True, "dekiyaku from captures, with sage / shōbu / cancel")
-    inoshikacho: bool = option(False, "boar-deer-butterflies is a dekiyaku (7 kan)")
-    nanatan_extra: bool = option(False, "nanatan +1 kan for each ribbon beyond seven (willow included)")
+    dekiyaku: bool = option(True, "dekiyaku from captures, with sage / shōbu / cancel (rules H7)")
+    inoshikacho: bool = option(False, "boar-deer-butterflies is a dekiyaku (7 kan) (rules H7.1)")
+    nanatan_extra: bool = option(False, "nanatan +1 kan for each ribbon beyond seven (willow included) (rules H7.2)")
     special_cases: bool = option(
-        True, "all eights, double eights and sixteen plains cancel other payments"
+        True, "all eights, double eights and sixteen plains cancel other payments (rules H8.6)"
     )
-    achievements: bool = option(True, "diving (tobikomi) and escape (nukeyaku) pay 1 kan from each")
+    achievements: bool = option(True, "diving (tobikomi) and escape (nukeyaku) pay 1 kan from each (rules H8.9)")
     forfeit_first: int = option(
-        2, "voluntary retirement: the first retiree's forfeit, in half-kan (2 = 1 kan)"
+        2, "voluntary retirement: the first retiree's forfeit, in half-kan (2 = 1 kan) (rules H4.2)"
     )
-    forfeit_step: int = option(1, "each next retiree pays this many half-kan more (1 = 0.5 kan)")
+    forfeit_step: int = option(1, "each next retiree pays this many half-kan more (1 = 0.5 kan) (rules H4.2)")
     compensation: str = option(
         "on-claim",
-        "forced-out players: shown hands are compensated (on-claim) or nothing is paid (none)",
+        "forced-out players: shown hands are compensated (on-claim) or nothing is paid (none) (rules H4.3, H8.3)",
         ("on-claim", "none"),
     )
     last_three_must_play: bool = option(
-        False, "the last players to declare must play when only they can make up three"
+        False, "the last players to declare must play when only they can make up three (rules H4.4)"
     )
     two_players: str = option(
         "play",
-        "when only two declare play: they play the two-player game, or split the pot and redeal",
+        "when only two declare play: they play the two-player game, or split the pot and redeal (rules H4.5)",
         ("play", "split"),
     )
 

@@ -1,4 +1,4 @@
-"""Hachi-hachi round settlement, reference.md §2.4 and §2.8.
+"""Hachi-hachi round settlement (rules H8; forfeits and buy-outs: rules H4).
 
 Every payment is in points (1 kan = ``kan_size`` points) and multiplied by the round's field.
 "X from each opponent" means each paying seat gives X; with ``who_pays="split"`` the payers share
@@ -58,8 +58,11 @@ class Ledger:
         self.changes[payer - 1] -= amount
         self.changes[payee - 1] += amount
 
-    def collect(self, payee: int, payers: Sequence[int], amount: int, reason: str) -> None:
-        """``payee`` collects ``amount`` (already × field) from each payer, or split among them."""
+    def collect(self, payee: int, payers: Sequence[int], amount: int, reason: str, cite: str = "") -> None:
+        """``payee`` collects ``amount`` (already × field) from each payer, or split among them.
+
+        ``cite`` names the section of ``docs/rules.md``, e.g. ``(rules H8.4)``; it ends the line.
+        """
         if not payers or amount == 0:
             return
         if self.options.who_pays == "split":
@@ -71,7 +74,7 @@ class Ledger:
             self.pay(payer, payee, part)
         who = ", ".join(f"seat {p}" for p in payers)
         each = "in all, split" if self.options.who_pays == "split" else "from each of"
-        self.lines.append(f"seat {payee} {reason}: {amount} {each} {who}")
+        self.lines.append(f"seat {payee} {reason}: {amount} {each} {who}" + (f" {cite}" if cite else ""))
 
     def kan(self, half_kan: int) -> int:
         """Half-kan → points, times the field."""
@@ -131,7 +134,7 @@ def settle(facts: RoundFacts, ending: Ending, options: Options) -> tuple[int | N
     """Settle a round: (winner seat or None, change per seat, explanation lines)."""
     led = Ledger(facts.n_seats, options, facts.multiplier)
     if facts.multiplier != 1:
-        led.lines.append(f"field ×{facts.multiplier}")
+        led.lines.append(f"field ×{facts.multiplier} (rules H3)")
     pot = _forfeits(facts, led)
     _compensation(facts, led)
 
@@ -167,7 +170,7 @@ def _forfeits(facts: RoundFacts, led: Ledger) -> int:
         amount = led.kan(half_kan)
         led.changes[seat - 1] -= amount
         pot += amount
-        led.lines.append(f"seat {seat} retired (#{k + 1}): {amount} into the pot")
+        led.lines.append(f"seat {seat} retired (#{k + 1}): {amount} into the pot (rules H4.2)")
     return pot
 
 
@@ -178,7 +181,7 @@ def _pot(pot: int, winner: int | None, facts: RoundFacts, led: Ledger) -> None:
     share, extra = divmod(pot, len(takers))
     for i, seat in enumerate(takers):
         led.changes[seat - 1] += share + (1 if i < extra else 0)
-    led.lines.append(f"pot of {pot} to {', '.join(f'seat {s}' for s in takers)}")
+    led.lines.append(f"pot of {pot} to {', '.join(f'seat {s}' for s in takers)} (rules H8.2)")
 
 
 def _compensation(facts: RoundFacts, led: Ledger) -> None:
@@ -192,7 +195,7 @@ def _compensation(facts: RoundFacts, led: Ledger) -> None:
             counted |= {c for c in hand if any(c in s for s in (dk.GOKO, dk.AKATAN, dk.AOTAN, dk.INOSHIKACHO))}
         extra = [c for c in dk.contributing(hand, inoshikacho=opts.inoshikacho) if c not in counted]
         base = (found.points(opts.kan_size) + dk.total_kan(held) * opts.kan_size) // 2 + 3 * len(extra)
-        led.collect(seat, payers, base * facts.multiplier, "hand compensation (forced out)")
+        led.collect(seat, payers, base * facts.multiplier, "hand compensation (forced out)", "(rules H8.3)")
 
 
 def _teyaku(facts: RoundFacts, led: Ledger, opts: Options) -> None:
@@ -205,34 +208,34 @@ def _teyaku(facts: RoundFacts, led: Ledger, opts: Options) -> None:
             found = ty.evaluate(dealt, opts.teyaku_scale, opts.standing_triplets, opts.aka_kan)
             got = found.a if group == ty.GROUP_A else found.b
             if got is None:
-                led.lines.append(f"seat {seat} claimed {name}: the hand holds no group {group} teyaku, nothing paid")
+                led.lines.append(f"seat {seat} claimed {name}: the hand holds no group {group} teyaku, nothing paid (rules H5.7)")
                 continue
             if got.name != name:
-                led.lines.append(f"seat {seat} claimed {name}; the hand holds {got.name}")
+                led.lines.append(f"seat {seat} claimed {name}; the hand holds {got.name} (rules H5.7)")
             value = got.half_kan
             name = got.name
         else:
             value = ty.value_half_kan(name, opts.teyaku_scale, opts.aka_kan)
         others = [s for s in facts.active if s != seat]
-        led.collect(seat, others, led.kan(value), f"teyaku {name}")
+        led.collect(seat, others, led.kan(value), f"teyaku {name}", "(rules H8.4)")
 
 
 def _special_case(facts: RoundFacts, points: dict[int, int], led: Ledger) -> int | None:
     active = facts.active
     if all(points[s] == PAR for s in active):
         dealer = facts.dealer
-        led.collect(dealer, [s for s in active if s != dealer], led.kan(20), "all eights (sōhachi)")
+        led.collect(dealer, [s for s in active if s != dealer], led.kan(20), "all eights (sōhachi)", "(rules H8.6)")
         return dealer
     for s in active:
         if points[s] >= 168:
             amount = led.kan(20) + (points[s] - 168) * led.options.kan_size * facts.multiplier
-            led.collect(s, [o for o in active if o != s], amount, f"double eights ({points[s]} points)")
+            led.collect(s, [o for o in active if o != s], amount, f"double eights ({points[s]} points)", "(rules H8.6)")
             return s
     for s in active:
         plains = plain_count(facts.captured[s])
         if plains >= 16:
             amount = led.kan(24) + led.kan(4) * (plains - 16)
-            led.collect(s, [o for o in active if o != s], amount, f"sixteen plains ({plains} plains)")
+            led.collect(s, [o for o in active if o != s], amount, f"sixteen plains ({plains} plains)", "(rules H8.6)")
             return s
     return None
 
@@ -247,18 +250,19 @@ def _dekiyaku(facts: RoundFacts, ending: Ending, led: Ledger) -> int:
         sagers = [s for s in others if s in facts.sage]
         if len(others) == 2 and len(sagers) == 1:
             led.collect(p, sagers, 2 * value if led.options.who_pays == "each" else value,
-                        f"shōbu with {facts.yaku[p]} kan of dekiyaku; seat {sagers[0]} had called sage and pays double")
+                        f"shōbu with {facts.yaku[p]} kan of dekiyaku; seat {sagers[0]} had called sage and pays double",
+                        "(rules H8.5)")
         else:
-            led.collect(p, others, value, f"shōbu with {facts.yaku[p]} kan of dekiyaku")
+            led.collect(p, others, value, f"shōbu with {facts.yaku[p]} kan of dekiyaku", "(rules H8.5)")
         return p
     if ending.kind == "cancel":
         p = ending.seat
         assert p is not None
-        led.collect(p, [s for s in active if s != p], led.kan(facts.yaku[p]), f"cancel: half of {facts.yaku[p]} kan of dekiyaku")
+        led.collect(p, [s for s in active if s != p], led.kan(facts.yaku[p]), f"cancel: half of {facts.yaku[p]} kan of dekiyaku", "(rules H8.5)")
         return p
     for s in active:
         if facts.yaku.get(s, 0):
-            led.collect(s, [o for o in active if o != s], led.kan(facts.yaku[s]), f"hands out after sage: half of {facts.yaku[s]} kan")
+            led.collect(s, [o for o in active if o != s], led.kan(facts.yaku[s]), f"hands out after sage: half of {facts.yaku[s]} kan", "(rules H8.5)")
     return facts.sage[0]
 
 
@@ -271,12 +275,12 @@ def _card_points(facts: RoundFacts, points: dict[int, int], led: Ledger) -> int:
         diff = (points[winner] - points[loser]) * facts.multiplier
         if diff:
             led.pay(loser, winner, diff)
-        led.lines.append(f"two players: seat {winner} {points[winner]}, seat {loser} {points[loser]}: {diff} to seat {winner}")
+        led.lines.append(f"two players: seat {winner} {points[winner]}, seat {loser} {points[loser]}: {diff} to seat {winner} (rules H8.8)")
         return winner
     for s in active:
         delta = (points[s] - PAR) * facts.multiplier
         led.changes[s - 1] += delta
-        led.lines.append(f"seat {s} captured {points[s]}: {delta:+d}")
+        led.lines.append(f"seat {s} captured {points[s]}: {delta:+d} (rules H8.7)")
     return winner
 
 
@@ -301,7 +305,7 @@ def _achievements(facts: RoundFacts, points: dict[int, int], led: Ledger, opts: 
             for m in triplet_months:
                 month_cards = set(hanafuda_month(m))
                 if month_cards <= got:
-                    led.collect(seat, others, led.kan(2), f"diving (tobikomi): captured all of month {m}")
+                    led.collect(seat, others, led.kan(2), f"diving (tobikomi): captured all of month {m}", "(rules H8.9)")
                     break
         elif name != "pikaichi" and points[seat] >= PAR + 1:
-            led.collect(seat, others, led.kan(2), f"escape (nukeyaku): {name} and {points[seat]} points")
+            led.collect(seat, others, led.kan(2), f"escape (nukeyaku): {name} and {points[seat]} points", "(rules H8.9)")

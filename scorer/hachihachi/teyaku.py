@@ -1,4 +1,4 @@
-"""Hachi-hachi teyaku (dealt-hand combinations), reference.md §2.5 and §2.9.
+"""Hachi-hachi teyaku (dealt-hand combinations), rules H5.
 
 A seven-card dealt hand scores the best combination of group A (month sets) plus the best of
 group B (plain hands). Values are kept in half-kan so that 1.5 kan (the 1910 seed's triplet) stays
@@ -17,7 +17,7 @@ or more ribbons, the rest plains 2 (3 with ``aka_kan=3``).
 
 The 1910 seed (``teyaku_scale="seed-1910"``) pays the triplet 1.5 kan (18 points at 12 a kan),
 pikaichi 3 kan like the other "one higher card" hands, and has no standing triplets; the other
-values are the standard ones (rules/README.md).
+values are the standard ones (rules H5.5).
 """
 
 from __future__ import annotations
@@ -187,12 +187,12 @@ class HandTeyaku:
 def evaluate(
     hand: Sequence[str], scale: str = "standard", standing: bool = True, aka_kan: int = 2
 ) -> HandTeyaku:
-    """Both groups of a 7-card hand (reference.md §2.5)."""
+    """Both groups of a 7-card hand (rules H5.1)."""
     return HandTeyaku(group_a(hand, scale, standing), group_b(hand, scale, aka_kan))
 
 
 def counted_cards(hand: Sequence[str], found: HandTeyaku) -> frozenset[str]:
-    """Cards of ``hand`` that take part in its teyaku (for hand compensation, §2.4).
+    """Cards of ``hand`` that take part in its teyaku (for hand compensation, rules H8.3).
 
     Group A uses the cards of the months forming its sets; group B uses the whole hand.
     """
@@ -208,7 +208,7 @@ def consistent_claim(name: str, shown: Sequence[str], standing: bool = True) -> 
     """Why the shown cards cannot back a claim of teyaku ``name``, or None when they can.
 
     Claiming shows the combination (group A; all seven cards for ichinishi and shisō) or the
-    plains only (group B) — reference.md §2.5 "Claiming". The full hand is checked again at
+    plains only (group B) — rules H5.6. The full hand is checked again at
     settlement, once every card has been played.
     """
     if name not in STANDARD_VALUES:

@@ -1,7 +1,7 @@
 """Poka (ポカ, also 五文勝負 go-mon shōbu): a two-player hanafuda race to empty the hand.
 
-Rules: rules/README.md "Poka" and reference.md §4 (formal spec §4.2, stones §4.3, ambiguities
-P1-P12 §4.4, all PROPOSED resolutions adopted in the ``seed`` ruleset). Modules: :mod:`.options`
+Rules: section P of ``docs/rules.md`` (rules P1-P8; options and the ``seed`` ruleset: rules P8).
+Modules: :mod:`.options`
 (options and rulesets), :mod:`.hands` (wilds, month order, what may follow what, starting hands),
 :mod:`.events` (the event types), :mod:`.engine` (the match).
 """
@@ -25,7 +25,8 @@ SUMMARY = (
     "empty stock is renewed from the played cards except the top. Emptying the hand wins 1 stone, "
     "2 if all six go in one turn; the winner deals next; 5 stones (or 3) win the match. The wilds "
     "are the crane, the January ribbon and the warbler, or three blank cards with extra-jokers. "
-    "Ten stones sit in a shared pool: pool = 10 - all stones taken."
+    "Ten stones sit in a shared pool: pool = 10 - all stones taken. In full: docs/rules.md, "
+    "rules P1-P8."
 )
 
 SPEC = GameSpec(

@@ -1,34 +1,34 @@
-"""The Poka match engine (rules/README.md "Poka"; reference.md §4.2-§4.4).
+"""The Poka match engine (rules P in ``docs/rules.md``).
 
 Two players race to empty their hands. A round:
 
 1. ``deal``: the dealer deals 6 cards each and turns the table card; 35 cards stay in the stock
    (38 with the three blanks of ``extra-jokers``). The first dealer is whoever the deal event names
-   (players settle it among themselves); later the previous round's winner deals (§4.4 P11).
-2. Starting hands (§4.2 table, §4.4 P7-P8): each player either shows the whole hand (``claim``) or
+   (players settle it among themselves); later the previous round's winner deals (rules P2.1).
+2. Starting hands (rules P3.1-P3.4): each player either shows the whole hand (``claim``) or
    says ``no-claim``. The window closes when both have spoken, or when the dealer plays or passes
    while no claim has been shown (nobody claims). One claim wins the round at once with its stones;
    two claims of equal value are both void and play proceeds with the hands face up; otherwise the
    higher claim wins. A fully known hand that holds a starting hand must claim it (it wins
-   automatically, §4.2); a hidden hand cannot be checked, so its ``no-claim`` is accepted.
+   automatically, rules P3.3); a hidden hand cannot be checked, so its ``no-claim`` is accepted.
 3. Turns, from the dealer: ``play`` events of one card each onto the top card (Rule 1 next month,
    Rule 2 wilds, Rule 3 January-February, see :mod:`scorer.poka.hands`), then ``pass``. One natural
    card per month per turn; a wild used as a wild has no month; the January played under Rule 3
    is exempt from that limit but still marks January as used. After a Rule 3 January the very next
    card must be a February card or a wild, and the player may not pass before it.
-4. Continuing is mandatory while a legal card is held (§4.4 P10), judged on what is known: a pass
+4. Continuing is mandatory while a legal card is held (rules P4.6), judged on what is known: a pass
    is refused when a card *known* to be in the hand could be played; a pass from a hidden hand is
    accepted, since the observer cannot know. ``voluntary-stop`` lifts the rule.
-5. Two consecutive zero-card turns (§4.4 P9): a ``table-card`` (chance, face up) is turned from the
+5. Two consecutive zero-card turns (rules P5.1): a ``table-card`` (chance, face up) is turned from the
    stock onto the played cards, which are thereby set aside, and the first passer plays next. When
    the stock is empty a ``reshuffle`` (chance) first turns every played card except the top into a
-   new stock (§4.4 P12, as FudaWiki). Its cards were all seen face up, so the new stock is known as
+   new stock (rules P5.2). Its cards were all seen face up, so the new stock is known as
    a multiset; each later ``table-card`` names the card turned.
 6. The first player to empty their hand wins 1 stone, or 2 for all six cards in one turn (any
-   turn, §4.4 P6; the player's first turn only with ``all-out-first-turn-only``). The winner deals
-   next. The match ends when a player reaches ``stones-to-win`` (overshoot allowed, §4.3).
+   turn, rules P6.2; the player's first turn only with ``all-out-first-turn-only``). The winner deals
+   next. The match ends when a player reaches ``stones-to-win`` (overshoot allowed, rules P7.3).
 
-Stones are taken from a shared pool (§4.3): ``state.pool = pool-size − Σ stones``, never negative.
+Stones are taken from a shared pool (rules P7.2): ``state.pool = pool-size − Σ stones``, never negative.
 Places: ``hand:1``, ``hand:2``, ``stock`` and ``pile`` (every face-up card played or turned; the
 last one is the top).
 """
@@ -87,7 +87,7 @@ class PokaState:
     stones: tuple[int, int] = (0, 0)
     """Stones each seat holds (index = seat − 1)."""
     pool: int = 10
-    """Stones left in the shared pool: pool size − Σ stones, never negative (§4.3)."""
+    """Stones left in the shared pool: pool size − Σ stones, never negative (rules P7.2)."""
     round: int = 0
     """Current round number from 1; 0 before the first deal."""
     dealer: int = 0
@@ -141,7 +141,7 @@ def _stones(n: int) -> str:
 
 
 class PokaMatch(Match):
-    """A Poka match between two seats (reference §4.2)."""
+    """A Poka match between two seats (rules P1.1)."""
 
     GAME = "poka"
     UNIT = "stones"
@@ -156,7 +156,7 @@ class PokaMatch(Match):
 
     def _check_setup(self) -> None:
         if len(self.players) != 2:
-            raise ValueError(f"Poka is a two-player game, not {len(self.players)} (reference §4.2)")
+            raise ValueError(f"Poka is a two-player game, not {len(self.players)} (rules P1.1)")
         wanted = deck_name(self.options)
         if self.deck != wanted:
             why = (
@@ -206,7 +206,7 @@ class PokaMatch(Match):
 
     @property
     def pool(self) -> int:
-        """Stones left in the shared pool (§4.3)."""
+        """Stones left in the shared pool (rules P7.2)."""
         return self._state.pool
 
     # ------------------------------------------------------------------ stepping
@@ -230,7 +230,7 @@ class PokaMatch(Match):
     def _deal(self, s: PokaState, e: Deal) -> PokaState:
         if s.phase != DEAL:
             raise IllegalEventError(
-                "deal-time", "a deal comes only before a round, not during one (reference §4.2)"
+                "deal-time", "a deal comes only before a round, not during one (rules P2.2)"
             )
         dealer = self._seat(e.dealer)
         if s.results and dealer != s.results[-1].winner:
@@ -238,11 +238,11 @@ class PokaMatch(Match):
             raise IllegalEventError(
                 "winner-deals",
                 f"seat {winner} ({self._name(winner)}) won the last round and deals this one, not seat "
-                f"{dealer} (reference §4.4 P11)",
+                f"{dealer} (rules P2.1)",
             )
         if len(e.hands) != 2:
             raise IllegalEventError(
-                "deal-size", f"a Poka deal has 2 hands, not {len(e.hands)} (reference §4.2)"
+                "deal-size", f"a Poka deal has 2 hands, not {len(e.hands)} (rules P2.2)"
             )
         places: dict[str, Place] = {}
         for seat, hand in enumerate(e.hands, start=1):
@@ -250,14 +250,14 @@ class PokaMatch(Match):
                 if hand != HAND_SIZE:
                     raise IllegalEventError(
                         "deal-size",
-                        f"seat {seat} must be dealt {HAND_SIZE} cards, not {hand} (reference §4.2)",
+                        f"seat {seat} must be dealt {HAND_SIZE} cards, not {hand} (rules P2.2)",
                     )
                 places[HANDS[seat - 1]] = Place((), HAND_SIZE)
             else:
                 if len(hand) != HAND_SIZE:
                     raise IllegalEventError(
                         "deal-size",
-                        f"seat {seat} must be dealt {HAND_SIZE} cards, not {len(hand)} (reference §4.2)",
+                        f"seat {seat} must be dealt {HAND_SIZE} cards, not {len(hand)} (rules P2.2)",
                     )
                 places[HANDS[seat - 1]] = Place(tuple(self._card(c) for c in hand))
         if e.stock is None:
@@ -266,7 +266,7 @@ class PokaMatch(Match):
             if len(e.stock) != self._stock_size:
                 raise IllegalEventError(
                     "deal-size",
-                    f"the stock holds {self._stock_size} cards after the deal, not {len(e.stock)}",
+                    f"the stock holds {self._stock_size} cards after the deal, not {len(e.stock)} (rules P2.2)",
                 )
             places[STOCK] = Place(tuple(self._card(c) for c in e.stock))
         places[PILE] = Place((self._card(e.table),))
@@ -287,18 +287,19 @@ class PokaMatch(Match):
         if s.phase != CLAIMS:
             raise IllegalEventError(
                 "claim-time",
-                "starting hands are shown right after the deal, before any card is played (reference §4.2)",
+                "starting hands are shown right after the deal, before any card is played (rules P3.3)",
             )
         if s.claims[seat - 1] != UNDECIDED:
             raise IllegalEventError(
-                "claim-once", f"seat {seat} has already said whether they claim a starting hand"
+                "claim-once", f"seat {seat} has already said whether they claim a starting hand (rules P3.3)"
             )
         name = HANDS[seat - 1]
         place = s.places[name]
         if len(e.cards) != place.size:
             raise IllegalEventError(
                 "show-whole-hand",
-                f"a claim shows the whole hand: seat {seat} holds {place.size} cards, {len(e.cards)} were shown",
+                f"a claim shows the whole hand: seat {seat} holds {place.size} cards, {len(e.cards)} were shown "
+                "(rules P3.3)",
             )
         cards = tuple(self._card(c) for c in e.cards)
         places = _reveal(s.places, name, cards)
@@ -306,18 +307,18 @@ class PokaMatch(Match):
         if e.teyaku is not None and e.teyaku not in TEYAKU:
             raise IllegalEventError(
                 "unknown-teyaku",
-                f"{e.teyaku!r} is not a Poka starting hand; they are: {', '.join(TEYAKU)}",
+                f"{e.teyaku!r} is not a Poka starting hand; they are: {', '.join(TEYAKU)} (rules P3.1)",
             )
         if not held:
             raise IllegalEventError(
                 "no-teyaku",
                 f"{' '.join(cards)} hold no starting hand (three wilds, three pairs, three Januaries or four "
-                "of a month, reference §4.2)",
+                "of a month, rules P3.1)",
             )
         if e.teyaku is not None and all(t.name != e.teyaku for t in held):
             raise IllegalEventError(
                 "teyaku-not-held",
-                f"{' '.join(cards)} do not make {e.teyaku} ({TEYAKU[e.teyaku].condition}, reference §4.2)",
+                f"{' '.join(cards)} do not make {e.teyaku} ({TEYAKU[e.teyaku].condition}, rules P3.1)",
             )
         claims = _set(s.claims, seat, held[0].name)
         s = _evolve(s, places=places, claims=claims)
@@ -328,11 +329,11 @@ class PokaMatch(Match):
         if s.phase != CLAIMS:
             raise IllegalEventError(
                 "claim-time",
-                "starting hands are settled right after the deal, before any card is played (reference §4.2)",
+                "starting hands are settled right after the deal, before any card is played (rules P3.3)",
             )
         if s.claims[seat - 1] != UNDECIDED:
             raise IllegalEventError(
-                "claim-once", f"seat {seat} has already said whether they claim a starting hand"
+                "claim-once", f"seat {seat} has already said whether they claim a starting hand (rules P3.3)"
             )
         self._check_unclaimed(s, seat)
         claims = _set(s.claims, seat, NONE)
@@ -349,7 +350,7 @@ class PokaMatch(Match):
             raise IllegalEventError(
                 "teyaku-must-be-claimed",
                 f"seat {seat} holds {held[0].describe()}: a starting hand wins the round at once and "
-                "must be shown (reference §4.2)",
+                "must be shown (rules P3.3)",
             )
 
     def _open_play(self, s: PokaState) -> PokaState:
@@ -362,30 +363,30 @@ class PokaMatch(Match):
                 raise IllegalEventError(
                     "claim-pending",
                     f"seat {seat} has shown a starting hand: seat {_other(seat)} must show one too or say "
-                    "no-claim before play (reference §4.4 P8)",
+                    "no-claim before play (rules P3.3)",
                 )
         return _evolve(s, phase=PLAY, claims=(NONE, NONE))
 
     def _close_claims(self, s: PokaState) -> PokaState:
-        """Both seats have spoken: settle the starting hands (reference §4.2, §4.4 P7-P8)."""
+        """Both seats have spoken: settle the starting hands (rules P3.2, P3.4)."""
         shown = [(seat, TEYAKU[c]) for seat, c in ((1, s.claims[0]), (2, s.claims[1])) if c != NONE]
         if not shown:
             return _evolve(s, phase=PLAY)
         if len(shown) == 2 and shown[0][1].stones == shown[1][1].stones:
             note = (
                 f"Both players show starting hands of equal value ({self._name(1)}: {shown[0][1].describe()}; "
-                f"{self._name(2)}: {shown[1][1].describe()}): both are void and play proceeds (reference §4.4 P8)."
+                f"{self._name(2)}: {shown[1][1].describe()}): both are void and play proceeds (rules P3.4)."
             )
             return _evolve(s, phase=PLAY, notes=(*s.notes, note))
         seat, teyaku = max(shown, key=lambda x: x[1].stones)
         lines = [
-            f"{self._name(seat)} shows {teyaku.describe()} and wins the round (reference §4.2)."
+            f"{self._name(seat)} shows {teyaku.describe()} and wins the round (rules P3.4)."
         ]
         if len(shown) == 2:
             loser = next(t for st, t in shown if st != seat)
             lines.append(
                 f"{self._name(_other(seat))}'s {loser.name.replace('-', ' ')} ({_stones(loser.stones)}) is "
-                "outvalued: only the higher counts (reference §4.4 P8)."
+                "outvalued: only the higher counts (rules P3.4)."
             )
         return self._settle(s, seat, teyaku.stones, lines)
 
@@ -398,7 +399,7 @@ class PokaMatch(Match):
             return (
                 "jan-feb-exception",
                 f"{card} cannot follow the January played on a January: it must be followed at once by a "
-                "February card or a wild (reference §4.2 Rule 3)",
+                "February card or a wild (rules P4.4)",
             )
         jan_feb = not s.owes_february and (not self.options.jan_feb_table_card_only or s.run == 0)
         rule = play_rule(card, top, self._wilds, jan_feb)
@@ -408,7 +409,7 @@ class PokaMatch(Match):
             return (
                 "next-month",
                 f"{card} (month {month}) cannot go on {top} (month {MONTHS[top]}): a card of month {want} "
-                "or a wild is needed (reference §4.2 Rules 1-2)",
+                "or a wild is needed (rules P4.2, P4.3)",
             )
         if not wild:
             bit = 1 << MONTHS[card]
@@ -416,13 +417,13 @@ class PokaMatch(Match):
                 return (
                     "one-card-per-month",
                     f"seat {seat} has already played a card of month {MONTHS[card]} this turn: one card per "
-                    "month per turn (reference §4.2)",
+                    "month per turn (rules P4.5)",
                 )
             if rule == RULE_JAN_FEB and not self._february_left(s, places, seat, card):
                 return (
                     "jan-feb-exception",
                     f"a January on a January must be followed at once by a February card or a wild, and seat "
-                    f"{seat} would have none left to play (reference §4.2 Rule 3)",
+                    f"{seat} would have none left to play (rules P4.4)",
                 )
         return rule
 
@@ -450,18 +451,18 @@ class PokaMatch(Match):
             if seat != s.to_play:
                 raise IllegalEventError(
                     "out-of-turn",
-                    f"seat {s.to_play} deals and plays first this round, not seat {seat} (reference §4.2)",
+                    f"seat {s.to_play} deals and plays first this round, not seat {seat} (rules P4.1)",
                 )
             return self._open_play(s)
         if s.phase != PLAY:
             why = {
                 DEAL: "the round has not been dealt yet",
-                TABLE_CARD: "both players passed without playing: a new table card is turned first (reference §4.4 P9)",
+                TABLE_CARD: "both players passed without playing: a new table card is turned first (rules P5.1)",
             }.get(s.phase, "no turn is in progress")
             raise IllegalEventError("not-in-play", why)
         if seat != s.to_play:
             raise IllegalEventError(
-                "out-of-turn", f"it is seat {s.to_play}'s turn, not seat {seat}'s"
+                "out-of-turn", f"it is seat {s.to_play}'s turn, not seat {seat}'s (rules P4.1)"
             )
         return s
 
@@ -495,10 +496,10 @@ class PokaMatch(Match):
         if all_out:
             line = (
                 f"{self._name(seat)} plays all {HAND_SIZE} cards in one turn (総出し sō-dashi): "
-                f"{_stones(2)} (reference §4.2, §4.4 P6)."
+                f"{_stones(2)} (rules P6.2)."
             )
             return self._settle(s, seat, 2, [line])
-        line = f"{self._name(seat)} empties their hand first: {_stones(1)} (reference §4.2)."
+        line = f"{self._name(seat)} empties their hand first: {_stones(1)} (rules P6.1)."
         return self._settle(s, seat, 1, [line])
 
     def _legal_known(self, s: PokaState, seat: int) -> str | None:
@@ -516,7 +517,7 @@ class PokaMatch(Match):
             raise IllegalEventError(
                 "jan-feb-exception",
                 "a January played on a January must be followed at once by a February card or a wild; "
-                "passing now is not allowed (reference §4.2 Rule 3)",
+                "passing now is not allowed (rules P4.4)",
             )
         if not self.options.voluntary_stop:
             card = self._legal_known(s, seat)
@@ -524,7 +525,7 @@ class PokaMatch(Match):
                 raise IllegalEventError(
                     "must-continue",
                     f"seat {seat} holds {card}, which can go on {s.top}: a player keeps playing while able "
-                    "(reference §4.2, §4.4 P10)",
+                    "(rules P4.6)",
                 )
         null_turns = s.null_turns + 1 if s.turn_cards == 0 else 0
         turns = (s.turns[0] + 1, s.turns[1]) if seat == 1 else (s.turns[0], s.turns[1] + 1)
@@ -543,12 +544,12 @@ class PokaMatch(Match):
             raise IllegalEventError(
                 "no-new-table-card",
                 "a new table card is turned only after both players pass in succession without playing "
-                "(reference §4.2, §4.4 P9)",
+                "(rules P5.1)",
             )
         if not s.places[STOCK].size:
             raise IllegalEventError(
                 "reshuffle-first",
-                "the stock is empty: the played cards are reshuffled first (reference §4.4 P12)",
+                "the stock is empty: the played cards are reshuffled first (rules P5.2)",
             )
         card = self._card(e.card)
         places = s.places.move(card, STOCK, PILE)
@@ -559,7 +560,7 @@ class PokaMatch(Match):
             raise IllegalEventError(
                 "reshuffle-time",
                 "the played cards are reshuffled only when a new table card is due and the stock is empty "
-                "(reference §4.4 P12)",
+                "(rules P5.2)",
             )
         top = s.places[PILE].known[-1]
         places = s.places.move_all(PILE, STOCK).move(top, STOCK, PILE)
@@ -577,14 +578,14 @@ class PokaMatch(Match):
         over = max(stones) >= self.options.stones_to_win
         out = [*s.notes, *lines]
         out.append(
-            f"Stones: {self._name(1)} {stones[0]}, {self._name(2)} {stones[1]}; pool {pool} (reference §4.3)."
+            f"Stones: {self._name(1)} {stones[0]}, {self._name(2)} {stones[1]}; pool {pool} (rules P7.1, P7.2)."
         )
         if over:
             out.append(
-                f"{self._name(winner)} reaches {self.options.stones_to_win} stones and wins the match (reference §4.2)."
+                f"{self._name(winner)} reaches {self.options.stones_to_win} stones and wins the match (rules P7.3)."
             )
         else:
-            out.append(f"{self._name(winner)} deals the next round (reference §4.4 P11).")
+            out.append(f"{self._name(winner)} deals the next round (rules P2.1).")
         result = RoundResult(s.round, s.dealer, winner, changes, stones, tuple(out))
         return _evolve(
             s,

@@ -1,4 +1,4 @@
-"""Poka events (reference §4.2). Seats are numbered from 1.
+"""Poka events (rules P2-P6). Seats are numbered from 1.
 
 A round is: ``deal`` (chance), then the starting-hand window (``claim`` / ``no-claim``), then turns
 of ``play`` events ended by ``pass``, with ``table-card`` (chance) after two null turns and
@@ -30,7 +30,7 @@ class Deal(Event):
     TYPE = "deal"
 
     dealer: int
-    """Seat that deals and leads (the previous round's winner, §4.4 P11)."""
+    """Seat that deals and leads (the previous round's winner, rules P2.1)."""
     hands: tuple[tuple[str, ...] | int, ...]
     """Each seat's hand (index = seat − 1): its ids when known, else the count 6."""
     table: str
@@ -127,7 +127,7 @@ class TableCard(Event):
 @EVENTS.register
 @dataclass(frozen=True, slots=True)
 class Reshuffle(Event):
-    """The empty stock is renewed from the played cards, all but the top one (§4.4 P12)."""
+    """The empty stock is renewed from the played cards, all but the top one (rules P5.2)."""
 
     TYPE = "reshuffle"
 

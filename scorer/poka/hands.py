@@ -1,23 +1,23 @@
 """Poka cards: the wilds, the month order, what may follow what, and the starting hands.
 
-Wild cards (化札 bake-fuda, reference §4.2, §4.4 P1): ``01-crane``, ``01-ribbon`` and
+Wild cards (化札 bake-fuda, rules P1.3): ``01-crane``, ``01-ribbon`` and
 ``02-warbler``; with the ``extra-jokers`` option the three ``00-blank`` cards instead, and the crane,
 ribbon and warbler are ordinary cards of their months.
 
-What may be played on the top card (reference §4.2 "Turn structure"):
+What may be played on the top card (rules P4.2-P4.4):
 
-* Rule 1: a card of the next month, where December is followed by January;
-* Rule 2: a wild on any top, and any card (another wild too) on a wild (§4.4 P3, P4);
+* Rule 1: a card of the next month, where December is followed by January (rules P4.2);
+* Rule 2: a wild on any top, and any card (another wild too) on a wild (rules P4.3);
 * Rule 3: a January on a January, which the same player must follow at once with a February card
-  (any top January, §4.4 P5; only the table card itself with ``jan-feb-table-card-only``).
+  (any top January; only the table card itself with ``jan-feb-table-card-only``; rules P4.4).
 
-A wild is always played as a wild. P2 lets a wild be played as its natural card instead, but that
-never allows anything the wild use forbids (a wild fits any top, anything fits on a wild, and a
+A wild is always played as a wild. Playing a wild as its natural card instead would never
+allow anything the wild use forbids (a wild fits any top, anything fits on a wild, and a
 wild used as a wild has no month for the one-card-per-month rule), so play events carry no "played
 as" field. A wild may stand in for the February card that Rule 3 asks for, since a wild replaces a
-card of any month (SEED-PK §4).
+card of any month (rules P4.4).
 
-Starting hands (手役 teyaku, reference §4.2 table; natural months, the wilds' own months count, P2),
+Starting hands (手役 teyaku, rules P3.1; natural months, the wilds' own months count),
 each a 6-card hand dealt before play:
 
 ========================  ==============  ========================================  ======
@@ -29,7 +29,7 @@ name                      Japanese        condition                             
 ``january-triplet``       ピン三枚        exactly three January cards               2
 ========================  ==============  ========================================  ======
 
-A hand holding several counts once, at its highest value (no stacking, §4.4 P7).
+A hand holding several counts once, at its highest value (no stacking, rules P3.2).
 """
 
 from __future__ import annotations
@@ -44,10 +44,10 @@ from scorer.errors import ScorerError
 from scorer.poka.options import PokaOptions
 
 HAND_SIZE = 6
-"""Cards dealt to each player (reference §4.2 "Setup")."""
+"""Cards dealt to each player (rules P2.2)."""
 
 SEED_WILDS = ("01-crane", "01-ribbon", "02-warbler")
-"""The in-deck wilds of the seed ruleset (reference §4.4 P1)."""
+"""The in-deck wilds of the seed ruleset (rules P1.3)."""
 
 RULE_NEXT_MONTH = "next-month"
 RULE_WILD = "wild"
@@ -73,7 +73,7 @@ def deck_name(options: PokaOptions) -> str:
 
 
 def next_month(month: int) -> int:
-    """The month after ``month``: the order is cyclic, December is followed by January (§4.2)."""
+    """The month after ``month``: the order is cyclic, December is followed by January (rules P4.2)."""
     return 1 if month == 12 else month + 1
 
 
@@ -132,7 +132,7 @@ JANUARY_TRIPLET = Teyaku(
 TEYAKU: dict[str, Teyaku] = {
     t.name: t for t in (BUTTAKURI, WILD_TRIPLET, THREE_PAIRS, JANUARY_TRIPLET)
 }
-"""Every starting hand by name, highest first (reference §4.2)."""
+"""Every starting hand by name, highest first (rules P3.1)."""
 
 
 def teyaku_held(cards: Iterable[str], options: PokaOptions) -> tuple[Teyaku, ...]:
@@ -154,7 +154,7 @@ def teyaku_held(cards: Iterable[str], options: PokaOptions) -> tuple[Teyaku, ...
 
 
 def best_teyaku(cards: Iterable[str], options: PokaOptions) -> Teyaku | None:
-    """The single starting hand that counts (the highest, no stacking, §4.4 P7), or None."""
+    """The single starting hand that counts (the highest, no stacking, rules P3.2), or None."""
     held = teyaku_held(cards, options)
     return held[0] if held else None
 
@@ -186,14 +186,14 @@ class HandReport:
         out = [f"Hand: {' '.join(self.cards)}"]
         out.append(f"Wilds: {' '.join(self.wilds) if self.wilds else 'none'}")
         if self.claim is None:
-            out.append("No starting hand to claim: play proceeds (reference §4.2).")
+            out.append("No starting hand to claim: play proceeds (rules P3.3).")
             return out
-        out.append(f"Claim: {self.claim.describe()}; wins the round at once (reference §4.2).")
+        out.append(f"Claim: {self.claim.describe()}; wins the round at once (rules P3.4).")
         others = [t for t in self.held if t is not self.claim]
         if others:
             also = ", ".join(t.name.replace("-", " ") for t in others)
             out.append(
-                f"Also held: {also}; not added, only the highest counts (reference §4.4 P7)."
+                f"Also held: {also}; not added, only the highest counts (rules P3.2)."
             )
         return out
 
@@ -210,7 +210,7 @@ def evaluate_hand(cards: Sequence[str], options: PokaOptions | None = None) -> H
     hand = tuple(spec.validate(c) for c in cards)
     if len(hand) != HAND_SIZE:
         raise ScorerError(
-            f"a Poka starting hand has {HAND_SIZE} cards, not {len(hand)} (reference §4.2)"
+            f"a Poka starting hand has {HAND_SIZE} cards, not {len(hand)} (rules P2.2)"
         )
     counts = spec.counts
     for cid, n in Counter(hand).items():
