@@ -31,6 +31,7 @@ import contextlib
 import os
 import secrets
 import socket
+import sys
 import threading
 import webbrowser
 from collections.abc import Callable
@@ -60,6 +61,16 @@ def card_art_finder() -> Callable[[str, str], Path | None]:
         return path if path.is_file() else None
 
     return find
+
+
+def rules_path() -> Path | None:
+    """``docs/rules.md`` (the rules as implemented): the checkout's, else the installed copy
+    (``<prefix>/share/fudaba/docs``); None when neither is there."""
+    for path in (Path(__file__).resolve().parent.parent / "docs" / "rules.md",
+                 Path(sys.prefix) / "share" / "fudaba" / "docs" / "rules.md"):
+        if path.is_file():
+            return path
+    return None
 
 
 def secret_key(folder: Path) -> bytes:
@@ -101,7 +112,8 @@ def build(data: Path, pin: str | None, join_urls: tuple[str, ...] = (), counter:
     from fudaba.setup import TableSetup
 
     config = WebConfig(secret_key=secret_key(data.parent), pin=pin, card_art=card_art_finder(),
-                       join_urls=join_urls, counter=counter, setup=TableSetup(data.parent / "profiles"))
+                       join_urls=join_urls, counter=counter, setup=TableSetup(data.parent / "profiles"),
+                       rules=rules_path())
     return create_app(config, Sessions(store))
 
 

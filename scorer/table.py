@@ -11,7 +11,7 @@ centre, ``seat:N`` in front of each player. An engine's places map to zones by :
 
 Sight: a camera names a face-up card by its *sight name* (:func:`sight_name`): its card id, except
 that interchangeable plains are named by their month (``03-plain``; the paulownia plains
-``12-plain``, the coloured ``12-plain-1`` apart; rules/README.md "Cards"). In the piles
+``12-plain``, the coloured ``12-plain-1`` apart; rules C3). In the piles
 (:data:`PILE_ZONES`: ``stock``, ``pile``, ``discard``) cards stack, so only the top one shows, and
 a face-down stack counts as one face-down card however many it holds; the stock lies face down
 whatever the engine knows of its cards. Elsewhere every card shows.

@@ -125,6 +125,13 @@ def test_a_manual_round_of_each_game_to_its_settlement(server: str, browser: obj
     totals = [int(x) for x in page.locator("td.total").all_inner_texts()]
     assert totals == list(changes)
     assert page.locator("#chart svg polyline").count() == seats  # the running totals, a line per seat
+    # the settlement's rule citations link to the rules page's sections, which exist
+    page.click("#rounds summary")
+    links = page.locator('#rounds a[href^="/rules#"]')
+    assert links.count() > 0
+    rules_page = page.context.request.get(f"{server}/rules").text()
+    for href in links.evaluate_all("xs => xs.map(x => x.getAttribute('href'))"):
+        assert f'id="{href.split("#", 1)[1]}"' in rules_page, href
     assert "null" not in page.inner_text("body") and "undefined" not in page.inner_text("body")
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"manual-{game}.png"), full_page=True)

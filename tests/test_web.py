@@ -273,3 +273,14 @@ def test_the_home_page_shows_a_qr_code_of_each_join_address(tmp_path: Path) -> N
     assert "<svg" in page and "QR code for http://192.168.1.20:8088/" in page
     plain = make_app(tmp_path).test_client().get("/").get_data(as_text=True)
     assert "Join from a phone" not in plain
+
+
+def test_the_rules_page_has_an_anchor_for_every_section(tmp_path: Path) -> None:
+    rules = REPO / "docs" / "rules.md"
+    app = create_app(WebConfig(secret_key=b"k" * 32, rules=rules), Sessions(Store(tmp_path / "h.sqlite3")))
+    page = app.test_client().get("/rules").get_data(as_text=True)
+    numbers = re.findall(r"^#{2,4} ([GCHBP]\d*(?:\.\d+)*) ", rules.read_text(encoding="utf-8"), re.M)
+    assert len(numbers) > 50
+    for n in numbers:
+        assert f'id="{n}"' in page, n
+    assert make_app(tmp_path / "x").test_client().get("/rules").status_code == 404

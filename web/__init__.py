@@ -44,6 +44,8 @@ class WebConfig:
     """Addresses phones on the table's network can open (shown with a QR code on the home page)."""
     counter: Any = None
     """The stone counter (:class:`fudaba.counter.CounterHub`: ``attach(session)``), or None."""
+    rules: Path | None = None
+    """``docs/rules.md``, the rules as implemented, shown at ``/rules`` (None: no rules page)."""
     setup: Any = None
     """The camera side of setting up a table (:class:`fudaba.setup.TableSetup`: ``look``,
     ``start``, ``mat``), or None where this server cannot use cameras."""

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import functools
 import hmac
+from pathlib import Path
 from typing import Any
 
 from flask import (
@@ -53,6 +55,29 @@ def session_page(sid: int) -> Any:
         abort(404, f"there is no session {sid}")
     return render_template("session.html", sid=sid, title=s.title, family=decks()[s.header.deck].family,
                            counter=_ext()["config"].counter is not None)
+
+
+@bp.get("/rules")
+def rules() -> Any:
+    """The rules as implemented (``docs/rules.md``); each section's number is its anchor
+    (``/rules#H8.6``), which the settlement lines' citations link to."""
+    path = _ext()["config"].rules
+    if path is None:
+        abort(404, "the rules document is not installed")
+    return render_template("rules.html", body=_rules_html(str(path), path.stat().st_mtime))
+
+
+@functools.lru_cache(maxsize=2)
+def _rules_html(path: str, mtime: float) -> str:
+    import markdown
+    from markdown.extensions.toc import TocExtension
+
+    def anchor(value: str, separator: str) -> str:
+        first = value.split()[0] if value.split() else value
+        return first if any(ch.isdigit() for ch in first) or len(first) == 1 else markdown.extensions.toc.slugify(value, separator)
+
+    text = Path(path).read_text(encoding="utf-8")
+    return markdown.markdown(text, extensions=["tables", TocExtension(slugify=anchor, toc_depth="2-4")])
 
 
 @bp.get("/pin")

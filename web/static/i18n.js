@@ -6,7 +6,7 @@
 "use strict";
 const WORDS = {
   en: {
-    "lang": "Language", "new-game": "New game", "game": "Game", "rules": "Rules", "players": "Players, in seat order",
+    "lang": "Language", "rules-link": "Rules", "new-game": "New game", "game": "Game", "rules": "Rules", "players": "Players, in seat order",
     "seat-n": "Seat {n}", "player-n": "Player {n}", "add-seat": "+ seat", "drop-seat": "− seat", "start": "Start",
     "history": "History", "players-h": "Players", "last-change": "Last change", "lines": "Lines",
     "resume": "resume", "view": "view", "import-label": "Import a record (.jsonl)", "import": "Import",
@@ -40,7 +40,7 @@ const WORDS = {
     "pin-h": "Enter the table's PIN", "pin-help": "It is shown where fudaba was started.", "join-btn": "Join",
   },
   ja: {
-    "lang": "言語", "new-game": "新しいゲーム", "game": "ゲーム", "rules": "ルール", "players": "プレイヤー（席順）",
+    "lang": "言語", "rules-link": "ルール", "new-game": "新しいゲーム", "game": "ゲーム", "rules": "ルール", "players": "プレイヤー（席順）",
     "seat-n": "{n}番席", "player-n": "プレイヤー{n}", "add-seat": "＋ 席", "drop-seat": "− 席", "start": "開始",
     "history": "履歴", "players-h": "プレイヤー", "last-change": "最終更新", "lines": "行数",
     "resume": "再開", "view": "表示", "import-label": "記録を読み込む (.jsonl)", "import": "読み込む",
@@ -74,7 +74,7 @@ const WORDS = {
     "pin-h": "卓の PIN を入力", "pin-help": "fudaba を起動した画面に表示されています。", "join-btn": "参加",
   },
   ru: {
-    "lang": "Язык", "new-game": "Новая игра", "game": "Игра", "rules": "Правила", "players": "Игроки по порядку мест",
+    "lang": "Язык", "rules-link": "Правила", "new-game": "Новая игра", "game": "Игра", "rules": "Правила", "players": "Игроки по порядку мест",
     "seat-n": "Место {n}", "player-n": "Игрок {n}", "add-seat": "+ место", "drop-seat": "− место", "start": "Начать",
     "history": "История", "players-h": "Игроки", "last-change": "Последнее изменение", "lines": "Строк",
     "resume": "продолжить", "view": "открыть", "import-label": "Загрузить запись (.jsonl)", "import": "Загрузить",

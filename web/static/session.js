@@ -35,7 +35,7 @@ function render(s) {
   document.getElementById("chart").replaceChildren(...totalsChart(s));
   document.getElementById("rounds").replaceChildren(...s.results.slice().reverse().map(r => el("details", {},
     el("summary", {}, `${t("round-n", {n: r.round})}${r.changes.map((c, i) => `${seatName(i + 1)} ${c > 0 ? "+" : ""}${c}`).join(", ")}`),
-    el("ul", {}, r.lines.map(l => el("li", {}, l))))));
+    el("ul", {}, r.lines.map(l => el("li", {}, ...cited(l)))))));
   // places
   document.getElementById("places").replaceChildren(...Object.entries(s.places)
     .filter(([name, p]) => p.known.length || p.hidden)
@@ -132,6 +132,19 @@ function tickClock() {
   box.textContent = c.limit_s ? t("clock-limit", {m: mins, limit: c.limit_s / 60}) : t("clock", {m: mins});
 }
 setInterval(tickClock, 15000);
+
+// A settlement line with its rule citations ("rules H8.6", "rules P4.2, P4.3") linked to the rules page.
+function cited(line) {
+  const out = [];
+  let last = 0;
+  for (const m of line.matchAll(/\b([GCHBP]\d+(?:\.\d+)*)\b/g)) {
+    if (!/rules[^()]*$/.test(line.slice(Math.max(0, line.lastIndexOf("(", m.index)), m.index))) continue;
+    out.push(line.slice(last, m.index), el("a", {href: `/rules#${m[1]}`, target: "_blank"}, m[1]));
+    last = m.index + m[1].length;
+  }
+  out.push(line.slice(last));
+  return out;
+}
 
 function placeName(name) {
   const [kind, seat] = name.split(":");
