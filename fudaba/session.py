@@ -200,19 +200,28 @@ class Session:
                     except (ScorerError, ValueError) as exc:
                         raise SessionError(str(exc), 409) from None
                     staged.append(line)
-                for line in staged:
-                    self.store.append(self.id, line, finished=self.match.is_over and line is staged[-1])
             except BaseException:
-                # refused or not stored: the match goes back to exactly what the store holds
+                # refused: the match goes back to exactly what the store holds
                 self._rebuild()
                 raise
-            self.lines.extend(staged)
-            self.seq = int(staged[-1]["seq"]) if staged else self.seq
+            self._commit(staged)
             if self.follower is not None and staged:
                 self.follower.changed(self.match)
-            self._snapshot = None
             self._publish()
             return self.seq
+
+    def _commit(self, staged: list[dict[str, Any]]) -> None:
+        """Store ``staged`` (lines already applied to the match) and take them as the record's;
+        when the store fails, the match goes back to what it holds and the error is raised."""
+        try:
+            for line in staged:
+                self.store.append(self.id, line, finished=self.match.is_over and line is staged[-1])
+        except BaseException:
+            self._rebuild()
+            raise
+        self.lines.extend(staged)
+        self.seq = int(staged[-1]["seq"]) if staged else self.seq
+        self._snapshot = None
 
     def _now_s(self) -> float:
         """Seconds since the match started (the header's start), for an event's ``at``: what drives
@@ -236,15 +245,7 @@ class Session:
                 if evidence is not None:
                     line["evidence"] = dict(evidence)
                 staged.append(line)
-            try:
-                for line in staged:
-                    self.store.append(self.id, line, finished=self.match.is_over and line is staged[-1])
-            except BaseException:
-                self._rebuild()
-                raise
-            self.lines.extend(staged)
-            self.seq = int(staged[-1]["seq"]) if staged else self.seq
-            self._snapshot = None
+            self._commit(staged)
             self._publish()
             return self.seq
 
