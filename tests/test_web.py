@@ -284,3 +284,16 @@ def test_the_rules_page_has_an_anchor_for_every_section(tmp_path: Path) -> None:
     for n in numbers:
         assert f'id="{n}"' in page, n
     assert make_app(tmp_path / "x").test_client().get("/rules").status_code == 404
+
+
+def test_answers_and_the_table_need_a_camera_and_a_choice(browser: Browser) -> None:
+    sid = start(browser)
+    r = browser.post(f"/api/sessions/{sid}/answer", {"choice": 0})
+    assert r.status_code == 409 and "no question" in r.json["error"]
+    assert browser.post(f"/api/sessions/{sid}/answer", {"choice": "first"}).status_code == 400
+    assert browser.post(f"/api/sessions/{sid}/answer", {}).status_code == 400
+    r = browser.post(f"/api/sessions/{sid}/table")
+    assert r.status_code == 409 and "camera" in r.json["error"]
+    assert browser.get(f"/api/sessions/{sid}/video.mjpeg").status_code == 404
+    assert browser.get(f"/api/sessions/{sid}/frame.jpg").status_code == 404
+    assert browser.post("/api/sessions/99/answer", {"choice": 0}).status_code == 404
