@@ -62,7 +62,7 @@ function renderLive(v) {
   const parts = [cam];
   if (v.question) {
     parts.push(el("div", {class: "question"}, el("h2", {}, v.question.kind === "confirm" ? t("confirm-q") : t("which")),
-      el("p", {}, v.question.text),
+      v.question.text.startsWith("Which happened?") ? null : el("p", {}, v.question.text),
       el("div", {class: "choices"}, v.question.candidates.map((c, i) =>
         el("button", {class: i === 0 ? "primary answer" : "answer", "data-choice": i,
                       onclick: () => act("POST", "answer", {choice: i})}, c)))));
