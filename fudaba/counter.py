@@ -215,3 +215,78 @@ class CounterHub:
                 self.client.stop()
             if self.emulator is not None:
                 self.emulator.stop()
+
+
+def open_hub(port: str | None, emulated: bool = False) -> CounterHub:
+    """A stone counter at ``port`` (None: found by USB id, asking each candidate HELLO), or an
+    emulated one whose LEDs the page draws."""
+    from firmware_bridge.client import StoneCounterClient
+
+    if emulated:
+        from firmware_bridge.emulator import Emulator
+
+        emulator = Emulator().start()
+        return CounterHub(StoneCounterClient(emulator.port), leds=emulator.framebuffer, emulator=emulator)
+    return CounterHub(StoneCounterClient(port))
+
+
+class CounterControl:
+    """The server's choice of stone counter: given at start (``--counter``) or from a page (a
+    serial port, ``auto``, or ``emulated``); new games and games put on it are shown on it."""
+
+    def __init__(self, hub: CounterHub | None = None) -> None:
+        self.hub = hub
+        self._lock = threading.Lock()
+
+    def ports(self) -> list[dict[str, Any]]:
+        """The serial ports, stone counters (by USB id) first."""
+        from firmware_bridge.ports import list_ports
+
+        return [{"device": p.device, "usb_id": p.usb_id, "description": p.description, "counter": bool(p.matches)}
+                for p in list_ports()]
+
+    def connect(self, port: str, session: Session | None = None) -> None:
+        """Use the stone counter at ``port`` (``auto``: found by USB id; ``emulated``: an emulated
+        one) from now on, showing ``session`` when given; the one used before is closed."""
+        if not isinstance(port, str) or not port.strip():
+            raise SessionError("say which port: a serial port, auto or emulated", 400)
+        port = port.strip()
+        with self._lock:
+            old, self.hub = self.hub, None
+            if old is not None:
+                link = old.link
+                old.close()
+                if link is not None:
+                    link.session.attach_counter(None)
+                    link.session.follower_changed()
+            self.hub = open_hub(None if port == "auto" else port, emulated=port == "emulated")
+        if session is not None:
+            self.hub.attach(session)
+
+    def attach(self, session: Session) -> None:
+        """Show ``session`` on the stone counter (SessionError 409 when none is connected)."""
+        hub = self.hub
+        if hub is None:
+            raise SessionError("no stone counter is connected: choose its port first", 409)
+        hub.attach(session)
+
+    def new_game(self, session: Session) -> None:
+        """A new game goes on the stone counter, when there is one."""
+        if self.hub is not None:
+            self.hub.attach(session)
+
+    def status(self) -> dict[str, Any]:
+        """Whether a counter is in use, its port and the game it shows."""
+        hub = self.hub
+        if hub is None:
+            return {"connected": False, "port": None, "session": None}
+        st = hub.client.status()
+        return {"connected": bool(st.connected), "port": st.port, "error": st.last_error,
+                "session": hub.link.session.id if hub.link is not None else None, "emulated": hub.emulator is not None}
+
+    def close(self) -> None:
+        """Close the counter in use."""
+        with self._lock:
+            if self.hub is not None:
+                self.hub.close()
+                self.hub = None

@@ -105,7 +105,7 @@ def lan_addresses() -> list[str]:
 
 def build(data: Path, pin: str | None, join_urls: tuple[str, ...] = (), counter: Any = None):  # noqa: ANN201
     """The dashboard app over the history ``data``; ``join_urls``: the addresses phones can open;
-    ``counter``: the stone counter (:class:`fudaba.counter.CounterHub`) new games are shown on."""
+    ``counter``: the server's choice of stone counter (:class:`fudaba.counter.CounterControl`)."""
     from web import WebConfig, create_app
 
     store = Store(data)
@@ -151,20 +151,6 @@ def start_camera(sessions: Sessions, source: str, game_name: str, players: int |
                     realtime=recorded and pace is None)
     feed.start()
     return session, feed
-
-
-def counter_hub(port: str | None, emulated: bool = False):  # noqa: ANN201
-    """The server's stone counter (:class:`fudaba.counter.CounterHub`) at ``port`` (None: found by
-    USB id), or an emulated one whose LEDs the page draws."""
-    from firmware_bridge.client import StoneCounterClient
-    from fudaba.counter import CounterHub
-
-    if emulated:
-        from firmware_bridge.emulator import Emulator
-
-        emulator = Emulator().start()
-        return CounterHub(StoneCounterClient(emulator.port), leds=emulator.framebuffer, emulator=emulator)
-    return CounterHub(StoneCounterClient(port))
 
 
 def cmd_run(args: argparse.Namespace) -> tuple[str, int]:
@@ -231,13 +217,14 @@ def serve(data: Path, host: str, port: int, browser: bool, camera: dict | None, 
     except OSError as exc:
         raise ValueError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
     join = () if local else tuple(f"http://{a}:{server.effective_port}/" for a in (lan_addresses() or [host]))
-    hub = None if counter is None else counter_hub(counter or None, emulated=counter == "emulated")
+    from fudaba.counter import CounterControl, open_hub
+
+    control = CounterControl(None if counter is None else open_hub(counter or None, emulated=counter == "emulated"))
     try:
-        app = holder["app"] = build(data, pin, join, hub)
+        app = holder["app"] = build(data, pin, join, control)
     except StoreError as exc:
         server.close()
-        if hub is not None:
-            hub.close()
+        control.close()
         raise ValueError(str(exc)) from None
     url = f"http://{'127.0.0.1' if local else host}:{server.effective_port}/"
     feed = None
@@ -246,12 +233,10 @@ def serve(data: Path, host: str, port: int, browser: bool, camera: dict | None, 
             session, feed = start_camera(app.extensions["fudaba"]["sessions"], **camera)
         except ValueError:
             server.close()
-            if hub is not None:
-                hub.close()
+            control.close()
             raise
         url += f"session/{session.id}"
-        if hub is not None:
-            hub.attach(session)
+        control.new_game(session)
     print(f"fudaba: history in {data}", flush=True)
     print(f"fudaba: dashboard at {url}", flush=True)
     if not local:
@@ -268,8 +253,7 @@ def serve(data: Path, host: str, port: int, browser: bool, camera: dict | None, 
         if feed is not None:
             feed.stop()
         app.extensions["fudaba"]["config"].setup.close()
-        if hub is not None:
-            hub.close()
+        control.close()
         server.close()
     return "", 0
 

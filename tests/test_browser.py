@@ -27,14 +27,16 @@ FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-ne
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     import waitress
 
+    from fudaba.counter import CounterControl
     from fudaba.serve import THREADS, build
 
-    app = build(tmp_path_factory.mktemp("history") / "h.sqlite3", None)
+    app = build(tmp_path_factory.mktemp("history") / "h.sqlite3", None, (), CounterControl())
     srv = waitress.create_server(app, host="127.0.0.1", port=0, threads=THREADS)
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{srv.effective_port}"  # the server's daemon thread ends with the test run
     app.extensions["fudaba"]["config"].setup.close()  # camera games started from a page: stop following
+    app.extensions["fudaba"]["config"].counter.close()
 
 
 @pytest.fixture(scope="module")
@@ -308,4 +310,18 @@ def test_corners_tapped_on_the_camera_s_picture(server: str, browser: object, tm
     page.wait_for_function("document.querySelector('#live .camera').textContent.includes('frames')", timeout=20_000)
     with urllib.request.urlopen(f"{server}/api/sessions/{sid}/state") as r:
         assert json.load(r)["live"]["calibration"] == "manual"
+    assert errors == []
+
+
+def test_a_stone_counter_connected_from_the_page(server: str, browser: object) -> None:
+    errors: list[str] = []
+    page = new_page(browser, errors, viewport={"width": 1280, "height": 900})
+    start_game(page, server, "poka", 2)
+    page.click("#counter-setup summary")
+    page.wait_for_selector('#counter-port option[value="emulated"]', state="attached")
+    page.select_option("#counter-port", "emulated")
+    page.click("#counter-connect")
+    page.wait_for_function("document.querySelectorAll('#counter .strip .led').length > 0")
+    page.wait_for_function("document.querySelector('#counter .counter-link').textContent.includes('connected (')")
+    assert page.locator("#to-counter").is_hidden()
     assert errors == []

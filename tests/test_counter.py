@@ -102,13 +102,14 @@ def test_undo_with_nothing_to_undo_is_refused_not_lost(linked) -> None:
 
 
 def test_the_counter_shows_the_newest_game_or_the_one_put_on_it(tmp_path: Path) -> None:
-    from fudaba.serve import counter_hub
+    from fudaba.counter import CounterControl, open_hub
     from tests.test_web import Browser
     from web import WebConfig, create_app
 
-    hub = counter_hub(None, emulated=True)
+    control = CounterControl(open_hub(None, emulated=True))
+    hub = control.hub
     try:
-        app = create_app(WebConfig(secret_key=b"k" * 32, counter=hub), Sessions(Store(tmp_path / "h.sqlite3")))
+        app = create_app(WebConfig(secret_key=b"k" * 32, counter=control), Sessions(Store(tmp_path / "h.sqlite3")))
         b = Browser(app.test_client())
         first = b.post("/api/sessions", {"game": "poka", "players": ["a", "b"]}).json["id"]
         assert hub.link is not None and hub.link.session.id == first
@@ -122,9 +123,40 @@ def test_the_counter_shows_the_newest_game_or_the_one_put_on_it(tmp_path: Path) 
         assert b.get(f"/api/sessions/{first}/state").json["counter"]["emulated"] is True
         assert "to-counter" in b.get(f"/session/{first}").get_data(as_text=True)
     finally:
-        hub.close()
+        control.close()
     plain = Browser(create_app(WebConfig(secret_key=b"k" * 32), Sessions(Store(tmp_path / "p.sqlite3"))).test_client())
     sid = plain.post("/api/sessions", {"game": "poka", "players": ["a", "b"]}).json["id"]
     r = plain.post(f"/api/sessions/{sid}/counter")
     assert r.status_code == 409 and "no stone counter" in r.json["error"]
     assert "to-counter" not in plain.get(f"/session/{sid}").get_data(as_text=True)
+    assert plain.get("/api/counter").status_code == 409
+
+
+def test_a_counter_chosen_from_the_page(tmp_path: Path) -> None:
+    from fudaba.counter import CounterControl
+    from tests.test_web import Browser
+    from web import WebConfig, create_app
+
+    control = CounterControl()
+    try:
+        app = create_app(WebConfig(secret_key=b"k" * 32, counter=control), Sessions(Store(tmp_path / "h.sqlite3")))
+        b = Browser(app.test_client())
+        sid = b.post("/api/sessions", {"game": "poka", "players": ["a", "b"]}).json["id"]
+        listing = b.get("/api/counter").json
+        assert listing["status"] == {"connected": False, "port": None, "session": None}
+        assert isinstance(listing["ports"], list)
+        r = b.post(f"/api/sessions/{sid}/counter")
+        assert r.status_code == 409 and "choose its port" in r.json["error"]
+        assert b.post("/api/counter", {"port": ""}).status_code == 400
+        assert b.post("/api/counter", {"port": "emulated", "session": "one"}).status_code == 400
+        r = b.post("/api/counter", {"port": "emulated", "session": sid})
+        assert r.status_code == 200 and r.json["status"]["session"] == sid
+        assert wait(lambda: b.get("/api/counter").json["status"]["connected"])
+        assert wait(lambda: (b.get(f"/api/sessions/{sid}/state").json["counter"] or {}).get("connected"))
+        first = control.hub
+        # another counter replaces it: the first is closed, the game goes on the new one
+        assert b.post("/api/counter", {"port": "emulated", "session": sid}).status_code == 200
+        assert control.hub is not first and not first.emulator.plugged
+        assert wait(lambda: control.status()["connected"])
+    finally:
+        control.close()

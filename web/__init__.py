@@ -43,7 +43,8 @@ class WebConfig:
     join_urls: tuple[str, ...] = ()
     """Addresses phones on the table's network can open (shown with a QR code on the home page)."""
     counter: Any = None
-    """The stone counter (:class:`fudaba.counter.CounterHub`: ``attach(session)``), or None."""
+    """The server's choice of stone counter (:class:`fudaba.counter.CounterControl`: ``attach``,
+    ``new_game``, ``connect``, ``ports``, ``status``), or None where this server offers none."""
     rules: Path | None = None
     """``docs/rules.md``, the rules as implemented, shown at ``/rules`` (None: no rules page)."""
     setup: Any = None

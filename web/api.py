@@ -23,7 +23,9 @@ Every error is ``{"error": "what and why"}`` with its status: 400 malformed, 401
   ``{"index", "deal": {"dealer"?, "face_up"}}`` (effective event ``index`` replaced, the later
   ones applied again) → ``{"seq"}``; ``GET /api/sessions/<id>/events/<index>/alternatives`` — what
   could have happened instead of event ``index`` (as the snapshot's ``manual``).
-* ``POST /api/sessions/<id>/counter`` — show this game on the stone counter (409 without one).
+* ``POST /api/sessions/<id>/counter`` — show this game on the stone counter (409 without one);
+  ``GET /api/counter`` — the counter in use and the serial ports; ``POST /api/counter``
+  ``{"port": PORT | "auto" | "emulated", "session"?}`` — use that counter from now on.
 * ``POST /api/sessions/<id>/answer`` ``{"choice": i}`` (the camera's open question),
   ``POST /api/sessions/<id>/table`` (the table as the camera sees it is right) → ``{"seq"}``.
 * ``GET /api/sessions/<id>/video.mjpeg`` — where a camera follows the game: the table top-down
@@ -124,7 +126,7 @@ def new_session() -> tuple[Response, int]:
                                title=title if isinstance(title, str) and title.strip() else None)
     counter = current_app.extensions["fudaba"]["config"].counter
     if counter is not None:
-        counter.attach(s)  # a new game goes on the stone counter
+        counter.new_game(s)  # a new game goes on the stone counter, when there is one
     return jsonify(id=s.id, url=url_for("pages.session_page", sid=s.id)), 201
 
 
@@ -194,6 +196,33 @@ def put_on_counter(sid: int) -> Response:
     s = _session(sid)
     counter.attach(s)
     return jsonify(seq=s.seq)
+
+
+def _counter() -> Any:
+    counter = current_app.extensions["fudaba"]["config"].counter
+    if counter is None:
+        raise SessionError("this server offers no stone counter", 409)
+    return counter
+
+
+@bp.get("/api/counter")
+def counter_status() -> Response:
+    """The stone counter in use (if any) and the serial ports to choose from."""
+    c = _counter()
+    return jsonify(status=c.status(), ports=c.ports())
+
+
+@bp.post("/api/counter")
+def counter_connect() -> Response:
+    """Use the stone counter at ``{"port": PORT | "auto" | "emulated"}`` from now on, showing
+    session ``"session"`` when given."""
+    body = _body()
+    sid = body.get("session")
+    if sid is not None and (not isinstance(sid, int) or isinstance(sid, bool)):
+        raise SessionError("session must be a session's id", 400)
+    c = _counter()
+    c.connect(body.get("port"), _session(sid) if sid is not None else None)
+    return jsonify(status=c.status())
 
 
 @bp.get("/api/sessions/<int:sid>/state")

@@ -291,6 +291,25 @@ document.getElementById("by-hand").addEventListener("toggle", ev =>
   document.getElementById("manual").classList.toggle("open", ev.target.open));
 document.addEventListener("fudaba-lang", () => { if (STATE) { const s = STATE; STATE = null; render(s); } });
 if (document.getElementById("to-counter")) document.getElementById("to-counter").onclick = () => act("POST", "counter");
+if (document.getElementById("counter-setup")) {
+  document.getElementById("counter-setup").addEventListener("toggle", async ev => {
+    if (!ev.target.open) return;
+    try {
+      const r = await api("GET", "/api/counter");
+      document.getElementById("counter-port").replaceChildren(
+        el("option", {value: "auto"}, t("counter-auto")),
+        ...r.ports.map(p => el("option", {value: p.device, selected: p.counter}, `${p.device} — ${p.description}`)),
+        el("option", {value: "emulated"}, t("counter-emulated")));
+    } catch (e) { showError(e.message); }
+  });
+  document.getElementById("counter-connect").onclick = async () => {
+    showError("");
+    try {
+      await api("POST", "/api/counter", {port: document.getElementById("counter-port").value, session: Number(SID)});
+      document.getElementById("counter-setup").open = false;
+    } catch (e) { showError(e.message); }
+  };
+}
 document.getElementById("undo").onclick = () => act("POST", "undo");
 document.getElementById("confirm").onclick = () => act("POST", "confirm");
 document.getElementById("filter").addEventListener("input", () => STATE && renderManual(STATE.manual));
