@@ -120,7 +120,7 @@ class CounterLink:
             view = self.view()
             if view != self._last_view:  # the link came or went, the device lit what it was sent
                 self._last_view = view
-                self.session.follower_changed()
+                self.session.refresh()
 
     def _buttons(self) -> None:
         while not self._stop.is_set():
@@ -149,7 +149,7 @@ class CounterLink:
         except SessionError as exc:
             self.last_press = {"button": button, "kind": kind, "did": what, "refused": str(exc)}
             log.info("stone counter press %s%s refused: %s", button, kind, exc)
-        self.session.follower_changed()
+        self.session.refresh()
 
     def _confirm(self) -> None:
         live = (self.session.snapshot().get("live") or {})
@@ -200,10 +200,10 @@ class CounterHub:
             if old is not None:
                 old.stop(close_client=False)
                 old.session.attach_counter(None)
-                old.session.follower_changed()
+                old.session.refresh()
             self.link = CounterLink(session, self.client, self.leds)
             self.link.start()
-            session.follower_changed()
+            session.refresh()
 
     def close(self) -> None:
         """Stop showing, close the device (and stop an emulated one)."""
@@ -258,7 +258,7 @@ class CounterControl:
                 old.close()
                 if link is not None:
                     link.session.attach_counter(None)
-                    link.session.follower_changed()
+                    link.session.refresh()
             self.hub = open_hub(None if port == "auto" else port, emulated=port == "emulated")
         if session is not None:
             self.hub.attach(session)

@@ -115,7 +115,7 @@ class LiveFeed:
             self.message = f"following {self.name} stopped: {self.error}"
         finally:
             self.source.close()
-            self.session.follower_changed()
+            self.session.refresh()
 
     def _frame(self, frame: Any, status: Any) -> None:
         self.frames += 1
@@ -169,7 +169,7 @@ class LiveFeed:
             view = self.view()
             if view != self._last_view:
                 self._last_view = view
-                self.session.follower_changed()
+                self.session.refresh()
 
     # ------------------------------------------------------------------ the session's follower
     def changed(self, match: Match) -> None:

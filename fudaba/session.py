@@ -249,8 +249,9 @@ class Session:
             self._publish()
             return self.seq
 
-    def follower_changed(self) -> None:
-        """The follower's view changed (a question, a desync, the camera): tell everyone."""
+    def refresh(self) -> None:
+        """Something shown beside the game changed (the camera's view, the stone counter's link):
+        tell everyone."""
         with self._lock:
             self._snapshot = None
             self._publish()

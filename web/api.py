@@ -190,11 +190,8 @@ def mat() -> Response:
 @bp.post("/api/sessions/<int:sid>/counter")
 def put_on_counter(sid: int) -> Response:
     """Show this game on the stone counter (its buttons act on it from now on)."""
-    counter = current_app.extensions["fudaba"]["config"].counter
-    if counter is None:
-        raise SessionError("no stone counter is connected (start fudaba run with --counter PORT)", 409)
     s = _session(sid)
-    counter.attach(s)
+    _counter().attach(s)
     return jsonify(seq=s.seq)
 
 
