@@ -19,3 +19,17 @@ def base_clip(tmp_path_factory):
     from tests import clip_scenes
 
     return clip_scenes.write_clips(tmp_path_factory.mktemp("base_clip"), ["base"])["base"].path
+
+
+def write_plain_table(folder, frames: int):
+    """``frames`` images (640 × 480) of a plain table with no calibration markers: a grey cloth and
+    a green play area from (100, 80) to (540, 400) px. The folder's path."""
+    import cv2
+    import numpy as np
+
+    folder.mkdir()
+    image = np.full((480, 640, 3), 170, np.uint8)
+    cv2.rectangle(image, (100, 80), (540, 400), (120, 140, 120), -1)
+    for k in range(frames):
+        cv2.imwrite(str(folder / f"f{k:03d}.png"), image)
+    return folder

@@ -282,15 +282,9 @@ def test_corners_tapped_on_the_camera_s_picture(server: str, browser: object, tm
     import json
     import urllib.request
 
-    import cv2
-    import numpy as np
+    from tests.conftest import write_plain_table
 
-    frames = tmp_path / "frames"
-    frames.mkdir()
-    for k in range(150):  # ten seconds of a plain table with no markers
-        image = np.full((480, 640, 3), 170, np.uint8)
-        cv2.rectangle(image, (100, 80), (540, 400), (120, 140, 120), -1)
-        cv2.imwrite(str(frames / f"f{k:03d}.png"), image)
+    frames = write_plain_table(tmp_path / "frames", 150)  # ten seconds, no markers
     errors: list[str] = []
     page = new_page(browser, errors, viewport={"width": 1280, "height": 1000})
     page.goto(f"{server}/")

@@ -4,8 +4,7 @@ real serial path) and its buttons as the session's undo, confirm and pass."""
 from __future__ import annotations
 
 import random
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -17,17 +16,8 @@ from fudaba.counter import BAGAJI_POINTS_PER_LED, HACHI_POINTS_PER_LED, CounterL
 from fudaba.session import Session, Sessions
 from fudaba.store import Store
 from tests.test_session import enter_deal
-
-LONG = 10.0
-
-
-def wait(predicate: Callable[[], bool], timeout: float = LONG) -> bool:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if predicate():
-            return True
-        time.sleep(0.02)
-    return predicate()
+from tests.waiting import LONG
+from tests.waiting import wait_until as wait
 
 
 def snap(game: str, totals: list[int], seat: int | None = None, pool: int | None = None,

@@ -17,17 +17,7 @@ from firmware_bridge import emulator as emulator_module
 from firmware_bridge.client import ButtonEvent, StoneCounterClient
 from firmware_bridge.emulator import Emulator, Faults
 from firmware_bridge.protocol import DisplayState, Layout, render
-
-LONG = 20.0  # seconds: only to avoid hangs
-
-
-def wait_until(predicate, timeout=LONG, step=0.01):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(step)
-    return predicate()
+from tests.waiting import LONG, wait_until
 
 
 def drain(q: queue.Queue) -> list[ButtonEvent]:

@@ -23,17 +23,7 @@ from firmware_bridge.client import StoneCounterClient
 from firmware_bridge.emulator import Emulator
 from firmware_bridge.protocol import DisplayState
 from fudaba.cli import main
-
-LONG = 20.0  # seconds: only to avoid hangs
-
-
-def wait_until(predicate, timeout=LONG, step=0.01):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(step)
-    return predicate()
+from tests.waiting import LONG, wait_until
 
 
 class FakePrinter:

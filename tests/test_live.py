@@ -114,18 +114,11 @@ def test_corners_set_by_hand_calibrate_a_table_without_markers(tmp_path: Path) -
     """A camera that sees no markers: a player taps the play area's corners on its picture."""
     import time
 
-    import cv2
-    import numpy as np
-
+    from tests.conftest import write_plain_table
     from tests.test_web import Browser
     from web import WebConfig, create_app
 
-    frames = tmp_path / "frames"
-    frames.mkdir()
-    for k in range(90):  # six seconds at 15 fps of a plain table: no markers
-        image = np.full((480, 640, 3), 170, np.uint8)
-        cv2.rectangle(image, (100, 80), (540, 400), (120, 140, 120), -1)
-        cv2.imwrite(str(frames / f"f{k:03d}.png"), image)
+    frames = write_plain_table(tmp_path / "frames", 90)  # six seconds at 15 fps, no markers
     sessions = Sessions(Store(tmp_path / "h.sqlite3"))
     session, feed = start_camera(sessions, str(frames), "poka", 2, None, None, {}, None, None, confirm=False)
     try:
