@@ -133,6 +133,7 @@ class Session:
         self.counter: Any = None
         """The stone counter's link (:class:`fudaba.counter.CounterLink`), when one is attached."""
         self._rev = 0
+        self._manual_cache: tuple[tuple[int, int, int], dict[str, Any]] | None = None
         self._rebuild()
 
     @property
@@ -438,8 +439,13 @@ class Session:
         return out
 
     def _manual(self) -> dict[str, Any]:
-        """What manual play may do now: the legal events (cut at :data:`LEGAL_LIMIT`) or a deal form."""
-        return self._choices(self.match)
+        """What manual play may do now: the legal events (cut at :data:`LEGAL_LIMIT`) or a deal form;
+        listed once per state of the game (a snapshot republished for the camera's or the counter's
+        view reuses it)."""
+        key = (self.seq, id(self.match), self.match.event_count)
+        if self._manual_cache is None or self._manual_cache[0] != key:
+            self._manual_cache = (key, self._choices(self.match))
+        return self._manual_cache[1]
 
     def _choices(self, m: Match) -> dict[str, Any]:
         """What may happen next in ``m``: the legal events (cut at :data:`LEGAL_LIMIT`) or a deal form."""
