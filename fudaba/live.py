@@ -49,7 +49,7 @@ class LiveFeed:
         self.session = session
         self.source = source
         self.name = name
-        self.tracker = Tracker(session.match, TrackerOptions(confirm_stones=confirm))
+        self.tracker = Tracker(session.match, TrackerOptions(confirm_stones=confirm), clock=session.now_s)
         self.calibrator = TableCalibrator(layout.area_mm, every=calibrate_every)
         self.stabiliser = Stabiliser(layout, recogniser)
         self.layout = layout

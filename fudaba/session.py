@@ -193,7 +193,7 @@ class Session:
                         raise SessionError(f"a submitted line may not carry {', '.join(clash)}", 400)
                     line = {**raw, "source": source, "seq": self.seq + len(staged) + 1}
                     if raw["type"] not in records.CORRECTIONS and "at" not in raw:
-                        line = {"type": raw["type"], "at": self._now_s(), **line}
+                        line = {"type": raw["type"], "at": self.now_s(), **line}
                     if evidence is not None:
                         line["evidence"] = dict(evidence)
                     try:
@@ -224,7 +224,7 @@ class Session:
         self.seq = int(staged[-1]["seq"]) if staged else self.seq
         self._snapshot = None
 
-    def _now_s(self) -> float:
+    def now_s(self) -> float:
         """Seconds since the match started (the header's start), for an event's ``at``: what drives
         Bagaji's session clock."""
         try:

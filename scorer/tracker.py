@@ -72,7 +72,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, fields, replace
 from typing import Any
@@ -244,9 +244,13 @@ REPAIR_SEARCHES = 8
 class Tracker:
     """Follows one match from settled table states."""
 
-    def __init__(self, match: Match, options: TrackerOptions | None = None) -> None:
+    def __init__(self, match: Match, options: TrackerOptions | None = None,
+                 clock: Callable[[], float] | None = None) -> None:
         self.match = match
         self.options = options or TrackerOptions()
+        self.clock = clock
+        """The match's time now, in seconds since it started, stamped as the ``at`` of each event
+        the tracker commits (what drives Bagaji's session clock, rules B13); None: no ``at``."""
         self._hooks = GAME_HOOKS.get(match.GAME, GameHooks())
         self._shown: Shown = ()
         self.question: Question | None = None
@@ -777,6 +781,9 @@ class Tracker:
     def _commit(self, events: tuple[Event, ...]) -> tuple[Event, ...]:
         k = _key(events)
         keep = [h for h in self._hyps if _key(h.events[: len(events)]) == k]
+        if self.clock is not None:
+            now = round(self.clock(), 1)
+            events = tuple(ev if ev.at is not None else replace(ev, at=now) for ev in events)
         for ev in events:
             self.match.apply(ev)
             shown = self._hooks.shown_zone(self.match, ev)

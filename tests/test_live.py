@@ -40,9 +40,12 @@ def test_the_feed_commits_what_fudaba_replay_finds_into_the_session(tmp_path: Pa
     summary = replay_video(clip, "poka", players=2)
     want = [c["event"] for c in summary["committed"]]
     assert want, "the clip shows events"
-    got = [{k: v for k, v in line.items() if k not in records.META_KEYS} for line in session.lines]
+    got = [{k: v for k, v in line.items() if k not in (*records.META_KEYS, "at")} for line in session.lines]
     assert got == want
     assert {line["source"] for line in session.lines} == {"camera"}
+    # stamped with the match's time, as the dashboard's events are (Bagaji's clock runs on it)
+    ats = [line["at"] for line in session.lines]
+    assert all(isinstance(a, float) and a >= 0 for a in ats) and ats == sorted(ats)
     assert all("t" in line["evidence"] for line in session.lines)
     # the record in the history replays to the same game
     assert records.loads(session.store.export(session.id)).replay().events == session.match.events

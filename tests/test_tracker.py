@@ -45,6 +45,18 @@ def test_deal_by_the_first_arm_then_a_play_are_committed() -> None:
     assert tr.expected().zone("pile").names() == {"01-ribbon": 1}
 
 
+def test_committed_events_carry_the_match_time_of_the_clock() -> None:
+    """A camera game's events are stamped with the match's time (what Bagaji's session clock runs
+    on, rules B13), not with the camera's seconds; without a clock they carry none."""
+    tr = _poka()
+    assert _settle(tr, _table("11-ribbon", actors=(2, 1, 2), history=("11-ribbon",)), 1.0)[0].at is None
+    now = [754.25]
+    tr.clock = lambda: now[0]
+    done = _settle(tr, _table("01-ribbon", actors=(2,), history=("01-ribbon",)), 3.0)
+    assert done == [Play(2, "01-ribbon")] and done[0].at == 754.2
+    assert tr.match.events[-1].at == 754.2 and done[0].to_json()["at"] == 754.2
+
+
 def test_nothing_is_committed_before_the_hold_time() -> None:
     tr = _poka()
     tr.options = TrackerOptions(hold_s=0.3, margin=3.0)  # a lead of 4 is under twice the margin
