@@ -345,7 +345,8 @@ class Session:
         """The effective events (the game as it stands), the latest ``limit``: index and words."""
         events = self.match.events
         first = max(0, len(events) - limit)
-        return [{"i": first + k, "text": e.describe(), "type": e.TYPE} for k, e in enumerate(events[first:])]
+        return [{"i": first + k, "text": e.describe(), "type": e.TYPE, "event": e.to_json()}
+                for k, e in enumerate(events[first:])]
 
     # ------------------------------------------------------------------ watchers
     def subscribe(self) -> Subscription:
@@ -417,10 +418,12 @@ class Session:
                 "limit_s": limit * 60 if limit > 0 else None}
 
     def _log(self) -> list[dict[str, Any]]:
-        """The latest record lines in words (an event's ``describe``; corrections said plainly)."""
+        """The latest record lines in words (an event's ``describe``; corrections said plainly),
+        with the event itself (``event``: its JSON, for a page to say it in its own language)."""
         out = []
         for line in self.lines[-LOG_LINES:]:
             kind = line.get("type")
+            event = None
             if kind == "undo":
                 n = line.get("count", 1)
                 text = "undo" + (f" {n} events" if n != 1 else "")
@@ -430,12 +433,13 @@ class Session:
                 obj = line.get("event") if kind == "replace" else line
                 try:
                     ev = self.match.EVENTS.from_json({k: v for k, v in obj.items() if k not in records.META_KEYS})
-                    text = ev.describe()
+                    text, event = ev.describe(), ev.to_json()
                 except (ScorerError, AttributeError, TypeError, ValueError):
                     text = str(kind)
                 if kind == "replace":
                     text = f"replaced by: {text}"
-            out.append({"seq": line.get("seq"), "type": kind, "text": text, "source": line.get("source")})
+            out.append({"seq": line.get("seq"), "type": kind, "text": text, "source": line.get("source"),
+                        "event": event, "count": line.get("count", 1) if kind == "undo" else None})
         return out
 
     def _manual(self) -> dict[str, Any]:

@@ -8,6 +8,7 @@ Nothing waits for "network idle": the live stream never idles.
 from __future__ import annotations
 
 import random
+import re
 import shutil
 import threading
 from collections.abc import Iterator
@@ -129,7 +130,7 @@ def test_a_manual_round_of_each_game_to_its_settlement(server: str, browser: obj
     assert page.locator("#chart svg polyline").count() == seats  # the running totals, a line per seat
     # the settlement's rule citations link to the rules page's sections, which exist
     page.click("#rounds summary")
-    links = page.locator('#rounds a[href^="/rules#"]')
+    links = page.locator('#rounds a[href^="/rules?lang=en#"]')
     assert links.count() > 0
     rules_page = page.context.request.get(f"{server}/rules").text()
     for href in links.evaluate_all("xs => xs.map(x => x.getAttribute('href'))"):
@@ -150,17 +151,17 @@ def test_an_undo_shows_on_every_screen_and_a_reload_resumes(server: str, browser
     phone.wait_for_selector("#link.on")
     tap_and_wait(laptop, "#legal button.event >> nth=0")
     phone.wait_for_function("document.querySelector('#log li.last').value == 2")
-    assert "declare" in phone.inner_text("#log li.last")
+    assert re.fullmatch(r"Player 1 (plays|retires)( · .*)?", phone.inner_text("#log li.last")), phone.inner_text("#log li.last")
     # undo on the phone: the laptop sees it
     tap_and_wait(phone, "#undo")
     laptop.wait_for_function("document.querySelector('#log li.last').value == 3")
     assert laptop.inner_text("#log li.last").startswith("undo")
-    assert "seat 1 is to declare" in laptop.inner_text("#expects")
+    assert "Player 1 is to declare play or retire" in laptop.inner_text("#expects")
     # reload mid-game: the same state comes back
     laptop.reload()
     laptop.wait_for_selector("#link.on")
     laptop.wait_for_function("document.querySelector('#log li.last') && document.querySelector('#log li.last').value == 3")
-    assert "seat 1 is to declare" in laptop.inner_text("#expects")
+    assert "Player 1 is to declare play or retire" in laptop.inner_text("#expects")
     ARTIFACTS.mkdir(exist_ok=True)
     phone.screenshot(path=str(ARTIFACTS / "phone.png"), full_page=False)
     laptop.screenshot(path=str(ARTIFACTS / "laptop.png"), full_page=False)
@@ -204,7 +205,7 @@ def test_fudaba_demo_shows_the_first_moves_and_scores_arrive_live(browser: objec
         # the deal, then plays, arrive while the video runs (seat 2 deals and plays 01-ribbon in its first 15 s)
         page.wait_for_function("document.querySelectorAll('#log li').length >= 2", timeout=60_000)
         log = page.inner_text("#log")
-        assert "seat 2 deals" in log and "seat 2 plays" in log, log
+        assert "Player 2 deals; table card " in log and "Player 2 plays " in log, log
         assert page.locator("td.total").count() == 2
         # the emulated stone counter is linked and its LEDs are drawn
         page.wait_for_function("document.querySelectorAll('#counter .strip .led').length > 0")
@@ -231,12 +232,12 @@ def test_changing_a_past_event_in_the_page(server: str, browser: object) -> None
     before = last_seq(page)
     page.click('#events button.edit[data-index="2"]')
     page.wait_for_selector("#editor:not([hidden]) button.event")
-    page.click('#editor button.event:has-text("play=False")')
+    page.click('#editor button.event:has-text("Player 2 retires")')
     page.wait_for_function(f"document.querySelector('#log li.last').value > {before}")
     page.wait_for_selector("#editor[hidden]", state="attached")
     texts = page.locator("#events li").all_inner_texts()
     assert [t.replace("change", "").strip() for t in texts][:3] == [
-        "declare seat=3 play=True", "declare seat=2 play=False", "declare seat=1 play=True"]
+        "Player 3 plays", "Player 2 retires", "Player 1 plays"]
     assert errors == []
 
 
@@ -245,16 +246,31 @@ def test_switching_language_changes_the_page_and_stays_after_a_reload(server: st
     page = new_page(browser, errors, viewport={"width": 1280, "height": 900})
     start_game(page, server, "poka", 2)
     assert page.inner_text("#undo") == "Undo last"
+    assert page.inner_text("#expects") == "a deal is due"
     page.select_option("#lang", "ja")
     assert page.inner_text("#undo") == "最後を取り消す"
     assert page.inner_text("#scores th >> nth=0") == "席"
+    # the game's own texts too: what is expected, the events, the places; the rules in Japanese
+    assert page.inner_text("#expects") == "配札を待っています"
+    deal(page, random.Random(5), dealer=2)
+    page.wait_for_function("document.querySelector('#log li.last') && document.querySelector('#log li.last').value == 1")
+    assert re.fullmatch(r"Player 2が配る。場札は.+ · dashboard", page.inner_text("#log li.last")), page.inner_text("#log li.last")
+    assert "番" in page.inner_text("#expects") and "山札" in page.inner_text("#places")
+    assert page.get_attribute("a.rules-link", "href") == "/rules?lang=ja"
     page.reload()
     page.wait_for_selector("#link.on")
     assert page.inner_text("#undo") == "最後を取り消す" and page.evaluate("document.documentElement.lang") == "ja"
     page.select_option("#lang", "ru")
     assert page.inner_text("#undo") == "Отменить последнее" and page.inner_text("#link") == "на связи"
+    assert page.inner_text("#log li.last").startswith("Player 2 сдаёт; карта на столе — ")
+    page.click("a.rules-link")
+    page.wait_for_url("**/rules?lang=ru")
+    assert page.get_attribute("article.rules", "data-rules-lang") == "ru" and "Правила" in page.inner_text("article.rules h1")
+    page.select_option("#lang", "ja")  # the rules page follows the language chosen on it
+    page.wait_for_url("**/rules?lang=ja")
+    page.wait_for_selector("article[data-rules-lang=ja]")
     page.goto(f"{server}/")
-    assert page.inner_text("#new-session button[type=submit]") == "Начать"
+    assert page.inner_text("#new-session button[type=submit]") == "開始"  # chosen last on the rules page
     page.select_option("#lang", "en")
     assert page.inner_text("#new-session button[type=submit]") == "Start"
     assert errors == []
@@ -274,7 +290,7 @@ def test_a_camera_game_set_up_on_the_home_page(server: str, browser: object, bas
     page.wait_for_url("**/session/*")
     page.wait_for_selector("#live:not([hidden]) .camera")
     page.wait_for_function("document.querySelectorAll('#log li').length >= 1", timeout=60_000)
-    assert "seat 2 deals" in page.inner_text("#log")
+    assert "Player 2 deals; table card " in page.inner_text("#log")
     assert errors == []
 
 

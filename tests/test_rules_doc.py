@@ -185,3 +185,16 @@ def test_every_ruleset_is_documented_with_its_differences():
                 assert f"`{name}={_shown(value)}`" in doc(), (
                     f"{spec.name} ruleset {ruleset}: `{name}={_shown(value)}` is not in docs/rules.md"
                 )
+
+
+@pytest.mark.parametrize("lang", ["ja", "ru"])
+def test_each_translation_has_the_same_sections_codes_and_citations(lang: str) -> None:
+    """docs/rules.<lang>.md is docs/rules.md section for section: the same headings (level, id, order),
+    every code span (options, commands, card ids) and the same section ids cited as often."""
+    translated = (ROOT / "docs" / f"rules.{lang}.md").read_text(encoding="utf-8")
+    assert HEADING.findall(translated) == HEADING.findall(doc())
+    spans = set(re.findall(r"`([^`\n]+)`", translated))
+    missing = sorted(set(re.findall(r"`([^`\n]+)`", doc())) - spans)
+    assert not missing, f"rules.{lang}.md lacks {missing[:10]}"
+    ids = re.compile(r"(?<![\w.#-])[GCHBP]\d+(?:\.\d+)?(?!\w|\.\d)")
+    assert sorted(ids.findall(translated)) == sorted(ids.findall(doc()))

@@ -275,15 +275,33 @@ def test_the_home_page_shows_a_qr_code_of_each_join_address(tmp_path: Path) -> N
     assert "Join from a phone" not in plain
 
 
-def test_the_rules_page_has_an_anchor_for_every_section(tmp_path: Path) -> None:
+@pytest.mark.parametrize("lang", ["en", "ja", "ru"])
+def test_the_rules_page_has_an_anchor_for_every_section_in_each_language(tmp_path: Path, lang: str) -> None:
     rules = REPO / "docs" / "rules.md"
     app = create_app(WebConfig(secret_key=b"k" * 32, rules=rules), Sessions(Store(tmp_path / "h.sqlite3")))
-    page = app.test_client().get("/rules").get_data(as_text=True)
+    page = app.test_client().get(f"/rules?lang={lang}").get_data(as_text=True)
+    assert f'data-rules-lang="{lang}"' in page and 'data-rules-available="en ja ru"' in page
     numbers = re.findall(r"^#{2,4} ([GCHBP]\d*(?:\.\d+)*) ", rules.read_text(encoding="utf-8"), re.M)
     assert len(numbers) > 50
     for n in numbers:
         assert f'id="{n}"' in page, n
+    # the contents line links to the parts' anchors
+    for part in "GCHBP":
+        assert f'href="#{part}"' in page, part
     assert make_app(tmp_path / "x").test_client().get("/rules").status_code == 404
+
+
+def test_the_rules_page_falls_back_to_english_and_refuses_an_unknown_language(tmp_path: Path) -> None:
+    (tmp_path / "rules.md").write_text("# Rules\n\n## G General\n\nPlay nicely.\n", encoding="utf-8")
+    (tmp_path / "rules.ja.md").write_text("# ルール\n\n## G 一般\n\n仲良く。\n", encoding="utf-8")
+    app = create_app(WebConfig(secret_key=b"k" * 32, rules=tmp_path / "rules.md"), Sessions(Store(tmp_path / "h.sqlite3")))
+    client = app.test_client()
+    ja = client.get("/rules?lang=ja").get_data(as_text=True)
+    assert "仲良く" in ja and 'data-rules-lang="ja"' in ja and 'data-rules-available="en ja"' in ja and 'id="G"' in ja
+    ru = client.get("/rules?lang=ru").get_data(as_text=True)  # no Russian: the English, said to be so
+    assert "Play nicely" in ru and 'data-rules-lang="en"' in ru
+    bad = client.get("/rules?lang=xx")
+    assert bad.status_code == 400 and "en, ja, ru" in bad.get_data(as_text=True)
 
 
 def test_answers_and_the_table_need_a_camera_and_a_choice(browser: Browser) -> None:

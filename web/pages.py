@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import hmac
+import re
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +21,7 @@ from flask import (
 )
 
 from fudaba.session import SessionError
-from scorer.cards import decks
+from scorer.cards import all_cards, decks
 
 bp = Blueprint("pages", __name__)
 
@@ -53,21 +54,51 @@ def session_page(sid: int) -> Any:
         s = _ext()["sessions"].get(sid)
     except SessionError:
         abort(404, f"there is no session {sid}")
-    return render_template("session.html", sid=sid, title=s.title, family=decks()[s.header.deck].family,
-                           counter=_ext()["config"].counter is not None)
+    family = decks()[s.header.deck].family
+    return render_template("session.html", sid=sid, title=s.title, family=family,
+                           counter=_ext()["config"].counter is not None, card_names=card_names(family))
+
+
+@functools.cache
+def card_names(family: str) -> dict[str, list[Any]]:
+    """The cards of ``family`` for the page to name them: id → [English name, Japanese name,
+    month, kind] (the card tables' names; playing cards are named by rank and suit on the page)."""
+    return {c.id: [c.name_en, c.name_ja, c.month, c.kind] for c in all_cards(family).values()}
+
+
+RULES_LANGUAGES = ("en", "ja", "ru")
+"""The languages of the rules page: ``rules.md`` in English, ``rules.<lang>.md`` beside it."""
+
+
+def rules_file(english: Path, lang: str) -> Path:
+    """The rules document in ``lang`` (``rules.ja.md`` beside ``rules.md``), else the English."""
+    if lang != "en" and lang in RULES_LANGUAGES:
+        translated = english.with_name(f"{english.stem}.{lang}{english.suffix}")
+        if translated.is_file():
+            return translated
+    return english
 
 
 @bp.get("/rules")
 def rules() -> Any:
-    """The rules as implemented (``docs/rules.md``); each section's number is its anchor
-    (``/rules#H8.6``), which the settlement lines' citations link to."""
+    """The rules as implemented (``docs/rules.md``, or its translation for ``?lang=ja|ru``); each
+    section's number is its anchor (``/rules#H8.6``), which the settlement lines' citations link to."""
     path = _ext()["config"].rules
     if path is None:
         abort(404, "the rules document is not installed")
-    return render_template("rules.html", body=_rules_html(str(path), path.stat().st_mtime))
+    lang = request.args.get("lang", "en")
+    if lang not in RULES_LANGUAGES:
+        abort(400, f"the rules are in {', '.join(RULES_LANGUAGES)}, not {lang!r}")
+    shown = rules_file(path, lang)
+    available = [code for code in RULES_LANGUAGES if rules_file(path, code) != path or code == "en"]
+    return render_template("rules.html", body=_rules_html(str(shown), shown.stat().st_mtime),
+                           lang=lang if shown != path else "en", available=available)
 
 
-@functools.lru_cache(maxsize=2)
+_CONTENTS_LINK = re.compile(r'href="#([gchbp])-[^"]*"')
+
+
+@functools.lru_cache(maxsize=6)
 def _rules_html(path: str, mtime: float) -> str:
     import markdown
     from markdown.extensions.toc import TocExtension
@@ -77,7 +108,9 @@ def _rules_html(path: str, mtime: float) -> str:
         return first if any(ch.isdigit() for ch in first) or len(first) == 1 else markdown.extensions.toc.slugify(value, separator)
 
     text = Path(path).read_text(encoding="utf-8")
-    return markdown.markdown(text, extensions=["tables", TocExtension(slugify=anchor, toc_depth="2-4")])
+    html = markdown.markdown(text, extensions=["tables", TocExtension(slugify=anchor, toc_depth="2-4")])
+    # the contents' links are written for a Markdown viewer (#h-hachi-hachi): here a part's anchor is its letter
+    return _CONTENTS_LINK.sub(lambda m: f'href="#{m.group(1).upper()}"', html)
 
 
 @bp.get("/pin")

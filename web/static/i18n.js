@@ -1,11 +1,12 @@
 // The dashboard's words in English, Japanese and Russian. The language is chosen per browser
 // (kept in localStorage; first visit: the browser's language when it is one of these). Elements
 // with data-i18n="key" get their text from here (data-i18n-placeholder: their placeholder); the
-// scripts call t(key, values). Game texts from the rules engines (events, what is expected,
-// settlement lines) stay in English.
+// scripts call t(key, values). The game's own texts (events, what is expected, places, card names)
+// are said in gametext.js; settlement lines and the camera's questions stay in the engines' English.
 "use strict";
 const WORDS = {
   en: {
+    "log-undo": "undo ({n})", "log-confirm": "confirmed", "log-replaced": "replaced by: {text}",
     "lang": "Language", "rules-link": "Rules", "new-game": "New game", "game": "Game", "rules": "Rules", "players": "Players, in seat order",
     "seat-n": "Seat {n}", "player-n": "Player {n}", "add-seat": "+ seat", "drop-seat": "− seat", "start": "Start",
     "history": "History", "players-h": "Players", "last-change": "Last change", "lines": "Lines",
@@ -41,6 +42,7 @@ const WORDS = {
     "pin-h": "Enter the table's PIN", "pin-help": "It is shown where fudaba was started.", "join-btn": "Join",
   },
   ja: {
+    "log-undo": "取り消し（{n}）", "log-confirm": "確認済み", "log-replaced": "置き換え：{text}",
     "lang": "言語", "rules-link": "ルール", "new-game": "新しいゲーム", "game": "ゲーム", "rules": "ルール", "players": "プレイヤー（席順）",
     "seat-n": "{n}番席", "player-n": "プレイヤー{n}", "add-seat": "＋ 席", "drop-seat": "− 席", "start": "開始",
     "history": "履歴", "players-h": "プレイヤー", "last-change": "最終更新", "lines": "行数",
@@ -76,6 +78,7 @@ const WORDS = {
     "pin-h": "卓の PIN を入力", "pin-help": "fudaba を起動した画面に表示されています。", "join-btn": "参加",
   },
   ru: {
+    "log-undo": "отмена ({n})", "log-confirm": "подтверждено", "log-replaced": "заменено на: {text}",
     "lang": "Язык", "rules-link": "Правила", "new-game": "Новая игра", "game": "Игра", "rules": "Правила", "players": "Игроки по порядку мест",
     "seat-n": "Место {n}", "player-n": "Игрок {n}", "add-seat": "+ место", "drop-seat": "− место", "start": "Начать",
     "history": "История", "players-h": "Игроки", "last-change": "Последнее изменение", "lines": "Строк",
@@ -131,7 +134,11 @@ function translatePage() {
   document.documentElement.lang = LANG;
   document.querySelectorAll("[data-i18n]").forEach(n => { n.textContent = t(n.dataset.i18n); });
   document.querySelectorAll("[data-i18n-placeholder]").forEach(n => { n.placeholder = t(n.dataset.i18nPlaceholder); });
+  document.querySelectorAll("a.rules-link").forEach(a => { a.href = rulesHref(); });
 }
+
+// The rules page in the chosen language, at section `id` when given.
+function rulesHref(id) { return `/rules?lang=${LANG}${id ? `#${id}` : ""}`; }
 
 function languagePicker() {
   const sel = document.getElementById("lang");

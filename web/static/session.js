@@ -5,9 +5,9 @@ const SID = APP.dataset.session, FAMILY = APP.dataset.family;
 let STATE = null, SOURCE = null, PICKED = [];
 
 function face(id, small) {
-  return el("img", {class: small ? "card small" : "card", src: `/cards/${FAMILY}/${encodeURIComponent(id)}.png`, alt: id, title: id, loading: "lazy"});
+  return el("img", {class: small ? "card small" : "card", src: `/cards/${FAMILY}/${encodeURIComponent(id)}.png`, alt: id, title: `${cardName(id)} (${id})`, loading: "lazy"});
 }
-function seatName(s) { const p = STATE.session.players.find(x => x.seat === s); return p ? p.name : `seat ${s}`; }
+function seatName(s) { const p = STATE && STATE.session.players.find(x => x.seat === s); return p ? p.name : t("seat-n", {n: s}); }
 function showError(msg) { document.getElementById("play-error").textContent = msg || ""; }
 
 async function act(method, path, body) {
@@ -21,8 +21,7 @@ function render(s) {
   STATE = s;
   const st = s.status, exp = st.expects;
   document.getElementById("expects").replaceChildren(...[
-    el("strong", {}, st.over ? t("over") : exp.text),
-    exp.seat ? el("span", {class: "turn"}, ` — ${seatName(exp.seat)}`) : null,
+    el("strong", {}, st.over ? t("over") : expectsText(s.session.game, exp)),
     s.clock ? el("span", {class: "clock", id: "clock"}) : null].filter(Boolean));
   tickClock();
   // scoreboard
@@ -44,7 +43,7 @@ function render(s) {
   // log
   const last = s.log.length ? s.log[s.log.length - 1].seq : null;
   document.getElementById("log").replaceChildren(...s.log.slice().reverse().map(l =>
-    el("li", {class: l.seq === last ? "last" : "", value: l.seq}, l.text, l.source ? el("small", {}, ` · ${l.source}`) : null)));
+    el("li", {class: l.seq === last ? "last" : "", value: l.seq}, logText(s.session.game, l), l.source ? el("small", {}, ` · ${l.source}`) : null)));
   renderLive(s.live);
   renderCounter(s.counter);
   const toCounter = document.getElementById("to-counter");
@@ -139,7 +138,7 @@ function cited(line) {
   let last = 0;
   for (const m of line.matchAll(/\b([GCHBP]\d+(?:\.\d+)*)\b/g)) {
     if (!/rules[^()]*$/.test(line.slice(Math.max(0, line.lastIndexOf("(", m.index)), m.index))) continue;
-    out.push(line.slice(last, m.index), el("a", {href: `/rules#${m[1]}`, target: "_blank"}, m[1]));
+    out.push(line.slice(last, m.index), el("a", {href: rulesHref(m[1]), target: "_blank"}, m[1]));
     last = m.index + m[1].length;
   }
   out.push(line.slice(last));
@@ -148,7 +147,15 @@ function cited(line) {
 
 function placeName(name) {
   const [kind, seat] = name.split(":");
-  return seat ? `${kind} · ${seatName(Number(seat))}` : kind;
+  return seat ? `${placeWord(kind)} · ${seatName(Number(seat))}` : placeWord(kind);
+}
+
+// A record line in the log, in the page's language.
+function logText(game, l) {
+  if (l.type === "undo") return t("log-undo", {n: l.count || 1});
+  if (l.type === "confirm") return t("log-confirm");
+  const text = eventText(game, l.event, l.text);
+  return l.type === "replace" ? t("log-replaced", {text}) : text;
 }
 
 function renderManual(m) {
@@ -170,9 +177,10 @@ function choiceButtons(box, m, query, onEvent) {
   const q = query.trim().toLowerCase();
   const groups = new Map();
   m.legal.forEach((item, i) => {
-    if (q && !(item.text.toLowerCase().includes(q) || item.cards.some(c => c.toLowerCase().includes(q)) ||
+    item = {...item, text: eventText(STATE.session.game, item.event, item.text)};
+    if (q && !(item.text.toLowerCase().includes(q) || item.cards.some(c => cardName(c).toLowerCase().includes(q)) || item.cards.some(c => c.toLowerCase().includes(q)) ||
                (item.seat && seatName(item.seat).toLowerCase().includes(q)))) return;
-    const key = `${item.type}${item.seat ? " · " + seatName(item.seat) : ""}`;
+    const key = `${typeWord(item.type)}${item.seat ? " · " + seatName(item.seat) : ""}`;
     if (!groups.has(key)) groups.set(key, []);
     groups.get(key).push({...item, i});
   });
@@ -215,7 +223,7 @@ function dealPicker(box, d, picked, label, onDeal, dealerId) {
 // The game's events, newest first, each with "change": what could have happened instead.
 function renderEvents(events) {
   document.getElementById("events").replaceChildren(...events.slice().reverse().map(e =>
-    el("li", {value: e.i + 1}, e.text, " ", el("button", {class: "edit", "data-index": e.i, title: t("change"),
+    el("li", {value: e.i + 1}, eventText(STATE.session.game, e.event, e.text), " ", el("button", {class: "edit", "data-index": e.i, title: t("change"),
       onclick: () => openEditor(e.i)}, t("change")))));
 }
 
@@ -232,7 +240,7 @@ async function openEditor(index) {
   };
   if (alt.deal) dealPicker(body, alt.deal, [], t("deal-instead"), deal => send({deal}), "edit-dealer");
   else choiceButtons(body, alt, "", event => send({event}));
-  box.replaceChildren(el("h2", {}, t("change-n", {n: index + 1, text: alt.text})),
+  box.replaceChildren(el("h2", {}, t("change-n", {n: index + 1, text: eventText(STATE.session.game, alt.event, alt.text)})),
     el("p", {}, t("change-help")),
     el("p", {class: "error", role: "alert"}), body, el("button", {class: "cancel", onclick: close}, t("cancel")));
   box.hidden = false;
