@@ -8,6 +8,9 @@ a camera game started from the browser, and the printable mat.
   folder), reads a few frames (up to :data:`LOOK_FRAMES`, at most :data:`LOOK_SECONDS`) and says what
   it sees: the frame size, the calibration markers found (ids 0-3 of the mat) and a JPEG of the last
   frame with the markers outlined (green: found) — the preview and the markers' status;
+* :meth:`TableSetup.preview` starts the live preview and zone check of a source for a game
+  (:mod:`fudaba.preview`: the mat found, the game's zones drawn, the cards read in each), one at a
+  time, stopped when a game takes the camera;
 * :meth:`TableSetup.start` starts a camera game (:func:`fudaba.serve.start_camera`), with a deck
   profile of the player's own deck when one is named;
 * :meth:`TableSetup.enrol` enrols a deck from a photo of it laid out on the mat's grid sheet (as
@@ -65,17 +68,38 @@ class TableSetup:
         """Practice scenes per enrolment (None: ``fudaba enroll``'s default)."""
         self.jobs: dict[str, dict[str, Any]] = {}
         """Enrolments by profile name: ``state`` (running, done, failed) and ``message``."""
+        self.current_preview: Any = None
+        """The live preview running (:meth:`preview`), or None."""
         self._lock = threading.Lock()
 
     def close(self) -> None:
-        """Stop following every camera game started here."""
+        """Stop the preview and following every camera game started here."""
+        self.stop_preview()
         for feed in self.feeds:
             feed.stop()
+
+    def preview(self, source: str, game: str, players: int, deck: str | None = None) -> Any:
+        """Start the live preview and zone check of ``source`` for ``game`` with ``players`` seats
+        (:class:`fudaba.preview.Preview`), in place of the one running; ValueError says what is wrong."""
+        from fudaba.preview import Preview
+
+        self.stop_preview()
+        with self._lock:
+            self.current_preview = Preview(source, game, players, deck)
+            return self.current_preview
+
+    def stop_preview(self) -> None:
+        """Stop the live preview, if one runs (its camera is free again)."""
+        with self._lock:
+            preview, self.current_preview = self.current_preview, None
+        if preview is not None:
+            preview.stop()
 
     def look(self, source: str) -> Look:
         """Open ``source``, read a few frames, find the markers; never raises for a bad source."""
         import cv2
 
+        from fudaba.preview import markers_drawn
         from vision.calibrate import find_markers
         from vision.capture import CaptureError, open_source
 
@@ -102,15 +126,7 @@ class TableSetup:
             src.close()
         if last is None:
             return Look(False, f"{source}: no picture came (is it in use, or switched off?)")
-        shown = last.copy()
-        for k, c in corners.items():
-            pts = c.reshape(-1, 1, 2).astype(int)
-            cv2.polylines(shown, [pts], True, (60, 200, 60), 4)
-            x, y = pts[0, 0]
-            cv2.putText(shown, str(k), (int(x), int(y) - 8), cv2.FONT_HERSHEY_SIMPLEX, 1.2, (60, 200, 60), 3)
-        scale = min(1.0, 800 / shown.shape[1])
-        if scale < 1:
-            shown = cv2.resize(shown, (800, int(shown.shape[0] * scale)), interpolation=cv2.INTER_AREA)
+        shown = markers_drawn(last, corners)
         ok, data = cv2.imencode(".jpg", shown, [cv2.IMWRITE_JPEG_QUALITY, 80])
         markers = tuple(sorted(seen))
         if len(markers) == 4:
@@ -131,6 +147,7 @@ class TableSetup:
             path = self._profile_path(profile)
             if not path.is_file():
                 raise ValueError(f"there is no deck profile {profile!r}")
+        self.stop_preview()  # a webcam opens once: the game takes it
         session, feed = start_camera(sessions, source, game, len(names), names, ruleset, {}, deck,
                                      str(path) if path else None, confirm=confirm)
         self.feeds.append(feed)

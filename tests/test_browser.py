@@ -285,7 +285,12 @@ def test_a_camera_game_set_up_on_the_home_page(server: str, browser: object, bas
     page.click("#look")
     page.wait_for_function("document.getElementById('look-status').textContent.includes('4 of 4 markers')",
                            timeout=30_000)
-    assert page.evaluate("document.getElementById('look-picture').naturalWidth") > 0
+    page.wait_for_function("document.getElementById('look-picture').naturalWidth > 0")
+    # the zone check: the game's zones listed, a card lying in one named there
+    page.wait_for_selector("#zone-check li[data-zone=pile].full", timeout=30_000)
+    assert page.locator("#zone-check li").count() >= 4
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "setup-preview.png"), full_page=True)
     page.click("#new-session button[type=submit]")
     page.wait_for_url("**/session/*")
     page.wait_for_selector("#live:not([hidden]) .camera")

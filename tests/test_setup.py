@@ -131,3 +131,67 @@ def test_an_enrolment_with_bad_input_is_refused(setup_browser: Browser, tmp_path
     form = {"name": "ok", "deck": "hanafuda", "photo": (io.BytesIO(b"x"), "p.png")}
     assert "not a picture" in b.post("/api/profiles", data=form, content_type="multipart/form-data").json["error"]
     assert b.post("/api/profiles", data={"name": "ok"}, content_type="multipart/form-data").status_code == 400
+
+
+def test_the_live_preview_finds_the_mat_and_names_the_cards_in_each_zone(setup_browser: Browser,
+                                                                          base_clip: Path) -> None:
+    """The zone check: before the game, the camera's picture goes live, the mat is found, the
+    game's zones are listed, and a card lying in one is named there (the clip's table card on the pile)."""
+    from tests.waiting import wait_until
+
+    r = setup_browser.post("/api/camera/preview", {"source": str(base_clip), "game": "poka", "players": 2})
+    assert r.status_code == 201, r.json
+    assert r.json["game"] == "poka" and r.json["players"] == 2
+
+    def pile_named() -> dict | None:
+        st = setup_browser.get("/api/camera/preview").json
+        return st if st["calibrated"] and st["zones"].get("pile", {}).get("up") else None
+
+    assert wait_until(lambda: pile_named() is not None, 30.0, 0.2), setup_browser.get("/api/camera/preview").json
+    status = pile_named()
+    assert status["markers"] and len(status["markers"]) + len(status["missing"]) == 4
+    assert {"pile", "stock", "seat:1", "seat:2"} <= set(status["zones"])
+    name, p = status["zones"]["pile"]["up"][0]
+    assert isinstance(name, str) and 0 < p <= 1
+    # the picture is a live MJPEG stream of JPEGs
+    video = setup_browser.c.get("/api/camera/preview.mjpeg", buffered=False)
+    assert video.status_code == 200 and video.mimetype == "multipart/x-mixed-replace"
+    first = next(iter(video.response))
+    assert b"Content-Type: image/jpeg" in first and b"\xff\xd8" in first
+    video.close()
+    # a game started on the camera takes it: the preview stops
+    preview = setup_browser.c.application.extensions["fudaba"]["config"].setup.current_preview
+    r = setup_browser.post("/api/sessions", {"game": "poka", "players": ["Aki", "Ben"], "camera": str(base_clip)})
+    assert r.status_code == 201 and not preview.running
+    assert setup_browser.get("/api/camera/preview").status_code == 404
+
+
+def test_the_live_preview_refuses_bad_input_and_stops_when_asked_or_unwatched(setup_browser: Browser, tmp_path: Path,
+                                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    from fudaba import preview as preview_module
+    from tests.conftest import write_plain_table
+    from tests.waiting import wait_until
+
+    assert setup_browser.get("/api/camera/preview").status_code == 404
+    assert setup_browser.c.get("/api/camera/preview.mjpeg").status_code == 404
+    assert setup_browser.post("/api/camera/preview", {"game": "poka", "players": 2}).status_code == 400
+    assert setup_browser.post("/api/camera/preview", {"source": "0", "game": "poka"}).status_code == 400
+    r = setup_browser.post("/api/camera/preview", {"source": "0", "game": "chess", "players": 2})
+    assert r.status_code == 400 and "chess" in r.json["error"]
+    r = setup_browser.post("/api/camera/preview", {"source": str(tmp_path / "none.mp4"), "game": "poka", "players": 2})
+    assert r.status_code == 400 and "none.mp4" in r.json["error"]
+    # a table without the mat: the markers are said to be missing
+    folder = write_plain_table(tmp_path / "plain", 400)
+    r = setup_browser.post("/api/camera/preview", {"source": str(folder), "game": "poka", "players": 2})
+    assert r.status_code == 201
+    assert wait_until(lambda: setup_browser.get("/api/camera/preview").json["frames"] > 0, 20.0, 0.1)
+    st = setup_browser.get("/api/camera/preview").json
+    assert not st["calibrated"] and st["missing"] == [0, 1, 2, 3] and "markers 0, 1, 2, 3 not seen" in st["message"]
+    assert setup_browser.post("/api/camera/preview/stop", {}).json == {"stopped": True}
+    assert setup_browser.get("/api/camera/preview").status_code == 404
+    # nobody watching: it stops by itself and frees the camera
+    monkeypatch.setattr(preview_module, "IDLE_S", 0.5)
+    setup_browser.post("/api/camera/preview", {"source": str(folder), "game": "poka", "players": 2})
+    preview = setup_browser.c.application.extensions["fudaba"]["config"].setup.current_preview
+    assert wait_until(lambda: not preview.running, 10.0, 0.1)
+    assert preview.status()["state"] == "stopped"

@@ -11,7 +11,10 @@ Every error is ``{"error": "what and why"}`` with its status: 400 malformed, 401
 * ``GET /api/profiles`` — deck profiles and enrolments; ``POST /api/profiles`` (form: ``name``,
   ``deck``, file ``photo``) enrols a deck from a photo of it on the grid sheet → 202.
 * ``POST /api/camera/look`` ``{"source"}`` — what a camera shows before a game: the mat's markers
-  found and missing, a picture; ``GET /api/mat.pdf?game=G&players=N&paper=P`` — the printable mat.
+  found and missing, a picture; ``POST /api/camera/preview`` ``{"source", "game", "players", "deck"?}``
+  starts the live preview and zone check (``GET /api/camera/preview``: markers and each zone's cards;
+  ``GET /api/camera/preview.mjpeg``: the picture; ``POST /api/camera/preview/stop``);
+  ``GET /api/mat.pdf?game=G&players=N&paper=P`` — the printable mat.
 * ``GET /api/sessions/<id>/state`` — the snapshot (:meth:`fudaba.session.Session.snapshot`).
 * ``GET /api/sessions/<id>/stream`` — Server-Sent Events: ``event: state``, ``id:`` the record's
   ``seq``, ``data:`` the snapshot, at once (unless ``Last-Event-ID`` is the current ``seq`` and no camera
@@ -149,6 +152,67 @@ def camera_look() -> Response:
     if look.jpeg is not None:
         out["picture"] = "data:image/jpeg;base64," + base64.b64encode(look.jpeg).decode()
     return jsonify(out)
+
+
+@bp.post("/api/camera/preview")
+def camera_preview_start() -> Response:
+    """Watch a camera before a game: ``{"source", "game", "players", "deck"?}`` starts the live
+    preview and zone check (one at a time: another replaces it) → 201 and its status."""
+    body = _body()
+    source, game, players = body.get("source"), body.get("game"), body.get("players")
+    if not isinstance(source, str) or not source.strip():
+        raise SessionError("say which camera: {\"source\": \"0\"} (a webcam number, a stream URL, a file)", 400)
+    if not isinstance(game, str) or not isinstance(players, int) or isinstance(players, bool):
+        raise SessionError("say the game and the number of players: {\"game\": \"poka\", \"players\": 2}", 400)
+    deck = body.get("deck")
+    if deck is not None and not isinstance(deck, str):
+        raise SessionError("'deck' is a deck's name", 400)
+    try:
+        preview = _setup().preview(source.strip(), game, players, deck)
+    except ValueError as exc:
+        raise SessionError(str(exc), 400) from None
+    return jsonify(preview.status()), 201
+
+
+@bp.get("/api/camera/preview")
+def camera_preview_status() -> Response:
+    """The live preview in words: markers found and missing, and each zone's cards."""
+    return jsonify(_preview().status())
+
+
+@bp.post("/api/camera/preview/stop")
+def camera_preview_stop() -> Response:
+    """Stop the live preview (the camera is free again)."""
+    _setup().stop_preview()
+    return jsonify({"stopped": True})
+
+
+@bp.get("/api/camera/preview.mjpeg")
+def camera_preview_video() -> Response:
+    """The live preview as MJPEG (at most 4 pictures a second) until it stops: the camera's frame
+    with the markers outlined, then the top-down play area with zones and the cards read there."""
+    preview = _preview()
+    boundary = "fudabaframe"
+
+    def pictures() -> Iterator[bytes]:
+        seq = 0
+        while preview.running or seq == 0:
+            seq, data = preview.picture(seq)
+            if data is not None:
+                yield (f"--{boundary}\r\nContent-Type: image/jpeg\r\nContent-Length: {len(data)}\r\n\r\n".encode()
+                       + data + b"\r\n")
+            if not preview.running:
+                break
+
+    return Response(pictures(), mimetype=f"multipart/x-mixed-replace; boundary={boundary}",
+                    headers={"Cache-Control": "no-store"})
+
+
+def _preview() -> Any:
+    preview = _setup().current_preview
+    if preview is None:
+        raise SessionError("no camera is being previewed: POST /api/camera/preview first", 404)
+    return preview
 
 
 @bp.get("/api/profiles")

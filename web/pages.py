@@ -33,7 +33,7 @@ def _ext() -> dict[str, Any]:
 @bp.get("/")
 def home() -> str:
     urls = _ext()["config"].join_urls
-    return render_template("home.html", join=[(u, _qr_svg(u)) for u in urls])
+    return render_template("home.html", join=[(u, _qr_svg(u)) for u in urls], card_names=card_names("hanafuda"))
 
 
 def _qr_svg(url: str) -> str:

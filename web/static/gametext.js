@@ -154,11 +154,11 @@ function expectsText(game, exp) {
 // A place on the table ("hand:2", "field" …) in the page's language.
 const PLACE_WORDS = {
   en: {hand: "hand", captured: "captured", field: "field", pile: "pile", stock: "stock", out: "out of play",
-       discard: "discards", meld: "laid down", shown: "shown"},
+       discard: "discards", meld: "laid down", shown: "shown", seat: "seat"},
   ja: {hand: "手札", captured: "取り札", field: "場", pile: "出した札", stock: "山札", out: "場外",
-       discard: "捨て札", meld: "さらした札", shown: "見せた札"},
+       discard: "捨て札", meld: "さらした札", shown: "見せた札", seat: "席"},
   ru: {hand: "рука", captured: "взятки", field: "поле", pile: "стопка", stock: "колода", out: "вне игры",
-       discard: "сброс", meld: "выложено", shown: "открыто"},
+       discard: "сброс", meld: "выложено", shown: "открыто", seat: "место"},
 };
 
 function placeWord(kind) { return (PLACE_WORDS[LANG] || PLACE_WORDS.en)[kind] || PLACE_WORDS.en[kind] || kind; }

@@ -52,6 +52,7 @@ async function init() {
     } catch (e) { document.getElementById("import-error").textContent = e.message; }
   });
   document.getElementById("look").onclick = look;
+  document.getElementById("look-stop").onclick = () => stopLooking();
   document.getElementById("enrol-go").onclick = enrolDeck;
   await loadProfiles();
   const mat = document.getElementById("mat-link");
@@ -85,18 +86,45 @@ async function enrolDeck() {
   catch (e) { status.textContent = e.message; }
 }
 
-// Look through the camera before the game: a picture, and which of the mat's markers it sees.
+// Look through the camera before the game: its live picture (the mat's markers outlined, then the
+// play area top-down with the game's zones and the cards read in each), and the same in words.
+let PREVIEW_TIMER = null;
 async function look() {
   const status = document.getElementById("look-status"), pic = document.getElementById("look-picture");
   const source = document.getElementById("camera").value.trim();
   if (!source) { status.textContent = t("camera-ph"); return; }
-  status.textContent = t("looking");
+  status.textContent = t("looking"); status.className = "";
+  stopLooking(false);
   try {
-    const r = await api("POST", "/api/camera/look", {source});
-    status.textContent = r.ok ? `${r.size[0]} × ${r.size[1]} · ${t("markers-seen", {n: r.markers.length})} — ${r.message}` : r.message;
-    status.className = r.ok && !r.missing.length ? "ok" : "error";
-    if (r.picture) { pic.src = r.picture; pic.hidden = false; } else pic.hidden = true;
-  } catch (e) { status.textContent = e.message; status.className = "error"; }
+    await api("POST", "/api/camera/preview", {source, game: gameSel.value, players: seatCount()});
+  } catch (e) { status.textContent = e.message; status.className = "error"; return; }
+  pic.src = `/api/camera/preview.mjpeg?t=${Date.now()}`;
+  pic.hidden = false;
+  document.getElementById("look-stop").hidden = false;
+  pollPreview();
+}
+async function pollPreview() {
+  let r;
+  try { r = await api("GET", "/api/camera/preview"); } catch (e) { return; }
+  const status = document.getElementById("look-status");
+  status.textContent = `${t("markers-seen", {n: r.markers.length})} — ${r.message}`;
+  status.className = r.calibrated ? "ok" : (r.state === "failed" ? "error" : "");
+  const names = [...seats.querySelectorAll("input")].map(i => i.value);
+  document.getElementById("zone-check").replaceChildren(...(r.calibrated ? Object.entries(r.zones).map(([zone, z]) => {
+    const [kind, seat] = zone.split(":");
+    const label = seat ? `${placeWord(kind)} · ${names[seat - 1] || t("seat-n", {n: seat})}` : placeWord(kind);
+    const cards = z.up.map(([name, p]) => p < 0.8 ? `${cardName(name)} ?` : cardName(name));
+    if (z.down) cards.push(t("face-down-n", {n: z.down}));
+    return el("li", {"data-zone": zone, class: cards.length ? "full" : ""}, el("strong", {}, label), ": ",
+              cards.length ? cards.join(", ") : t("zone-empty"));
+  }) : []));
+  if (["running", "looking", "starting"].includes(r.state)) PREVIEW_TIMER = setTimeout(pollPreview, 1000);
+  else document.getElementById("look-stop").hidden = true;
+}
+function stopLooking(tell = true) {
+  clearTimeout(PREVIEW_TIMER);
+  document.getElementById("look-stop").hidden = true;
+  if (tell) api("POST", "/api/camera/preview/stop", {}).catch(() => {});
 }
 document.addEventListener("fudaba-lang", () => {
   seats.querySelectorAll(".seat-label").forEach(n => { n.textContent = t("seat-n", {n: n.dataset.n}); });

@@ -6,6 +6,7 @@
 "use strict";
 const WORDS = {
   en: {
+    "look-stop": "Stop looking", "face-down-n": "{n} face down", "zone-empty": "empty",
     "log-undo": "undo ({n})", "log-confirm": "confirmed", "log-replaced": "replaced by: {text}",
     "lang": "Language", "rules-link": "Rules", "new-game": "New game", "game": "Game", "rules": "Rules", "players": "Players, in seat order",
     "seat-n": "Seat {n}", "player-n": "Player {n}", "add-seat": "+ seat", "drop-seat": "− seat", "start": "Start",
@@ -42,6 +43,7 @@ const WORDS = {
     "pin-h": "Enter the table's PIN", "pin-help": "It is shown where fudaba was started.", "join-btn": "Join",
   },
   ja: {
+    "look-stop": "映すのをやめる", "face-down-n": "裏向き{n}枚", "zone-empty": "なし",
     "log-undo": "取り消し（{n}）", "log-confirm": "確認済み", "log-replaced": "置き換え：{text}",
     "lang": "言語", "rules-link": "ルール", "new-game": "新しいゲーム", "game": "ゲーム", "rules": "ルール", "players": "プレイヤー（席順）",
     "seat-n": "{n}番席", "player-n": "プレイヤー{n}", "add-seat": "＋ 席", "drop-seat": "− 席", "start": "開始",
@@ -78,6 +80,7 @@ const WORDS = {
     "pin-h": "卓の PIN を入力", "pin-help": "fudaba を起動した画面に表示されています。", "join-btn": "参加",
   },
   ru: {
+    "look-stop": "Перестать смотреть", "face-down-n": "рубашкой вверх: {n}", "zone-empty": "пусто",
     "log-undo": "отмена ({n})", "log-confirm": "подтверждено", "log-replaced": "заменено на: {text}",
     "lang": "Язык", "rules-link": "Правила", "new-game": "Новая игра", "game": "Игра", "rules": "Правила", "players": "Игроки по порядку мест",
     "seat-n": "Место {n}", "player-n": "Игрок {n}", "add-seat": "+ место", "drop-seat": "− место", "start": "Начать",
