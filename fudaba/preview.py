@@ -139,14 +139,15 @@ class Preview:
         self.markers = tuple(sorted(found))
         if cal is None:
             picture = markers_drawn(image, found)
-            self.state = "looking"
             missing = ", ".join(str(m) for m in MARKER_IDS if m not in found)
             self.message = f"markers {missing} not seen: the whole mat must be in view, flat and lit"
+            self.state = "looking"
         else:
             cards = self._stabiliser.cards
             self.zones = _zones(self.layout, cards)
             picture = top_down(image, cal, self.layout.zones, cards)
-            self.state, self.message = "running", "the mat is found: lay a card in each zone to check it is named there"
+            self.message = "the mat is found: lay a card in each zone to check it is named there"
+            self.state = "running"
         data = jpeg(picture)
         with self._cond:
             self._jpeg = data

@@ -15,7 +15,9 @@ a camera game started from the browser, and the printable mat.
   profile of the player's own deck when one is named;
 * :meth:`TableSetup.enrol` enrols a deck from a photo of it laid out on the mat's grid sheet (as
   ``fudaba enroll``: a deck profile, its head also fitted on practice scenes rendered with the
-  photographed faces, about a minute on two cores) on a background thread; :meth:`TableSetup.profiles`
+  photographed faces, about a minute on two cores; with the ``train`` extra, optionally with the
+  classifier fine-tuned on the deck as ``fudaba enroll --fine-tune`` does, in its own process) on a
+  background thread; :meth:`TableSetup.profiles`
   lists the profiles made (``profiles/NAME.npz`` beside the history) and the enrolments under way;
 * :meth:`TableSetup.mat` writes the printable mat (``fudaba mat``) and returns the PDF's bytes.
 """
@@ -23,6 +25,7 @@ a camera game started from the browser, and the printable mat.
 from __future__ import annotations
 
 import re
+import sys
 import tempfile
 import threading
 import time
@@ -35,6 +38,8 @@ LOOK_FRAMES = 8
 LOOK_SECONDS = 4.0
 """Longest a look waits for those frames."""
 MARKER_IDS = (0, 1, 2, 3)
+MAX_FINE_TUNE_MINUTES = 120
+"""Longest fine-tune the page may ask for (min)."""
 PROFILE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9 _-]{0,39}\Z")
 """A deck profile's name: letters, digits, spaces, ``_`` and ``-``, at most 40."""
 
@@ -170,17 +175,32 @@ class TableSetup:
                 made.append({"name": p.stem, "deck": deck})
         with self._lock:
             jobs = {k: dict(v) for k, v in self.jobs.items()}
-        return {"profiles": made, "enrolments": jobs, "offered": self.profiles_dir is not None}
+        return {"profiles": made, "enrolments": jobs, "offered": self.profiles_dir is not None,
+                "fine_tune": self.profiles_dir is not None and self.fine_tune_available()}
 
-    def enrol(self, name: str, deck: str, photo: bytes) -> None:
+    @staticmethod
+    def fine_tune_available() -> bool:
+        """Whether enrolment can also fine-tune the classifier (the ``train`` extra: ultralytics, torch)."""
+        import importlib.util
+
+        return importlib.util.find_spec("ultralytics") is not None and importlib.util.find_spec("torch") is not None
+
+    def enrol(self, name: str, deck: str, photo: bytes, fine_tune: bool = False, minutes: float | None = None) -> None:
         """Enrol deck ``deck`` (``hanafuda`` or ``playing``) as profile ``name`` from a grid photo
-        (its bytes), on a background thread; ValueError for a bad name, deck or picture."""
+        (its bytes), on a background thread; with ``fine_tune`` the classifier is also fine-tuned on
+        the deck for ``minutes`` (``fudaba enroll --fine-tune``, run as its own process). ValueError
+        for a bad name, deck, picture or training time, or fine-tuning without the ``train`` extra."""
         import cv2
         import numpy as np
 
         path = self._profile_path(name)
         if deck not in ("hanafuda", "playing"):
             raise ValueError(f"unknown deck {deck!r}: hanafuda or playing")
+        if fine_tune and not self.fine_tune_available():
+            raise ValueError("fine-tuning needs the training extra (ultralytics and torch): "
+                             "pip install 'fudaba[train]', or enrol without fine-tuning")
+        if minutes is not None and not 0 < minutes <= MAX_FINE_TUNE_MINUTES:
+            raise ValueError(f"a fine-tune of {minutes:g} min: give 0-{MAX_FINE_TUNE_MINUTES} minutes")
         image = cv2.imdecode(np.frombuffer(photo, np.uint8), cv2.IMREAD_COLOR)
         if image is None:
             raise ValueError("the photo is not a picture fudaba can read (JPEG or PNG)")
@@ -192,8 +212,48 @@ class TableSetup:
         self.profiles_dir.mkdir(parents=True, exist_ok=True)
         photo_path = self.profiles_dir / f"{name}.png"
         cv2.imwrite(str(photo_path), image)
-        threading.Thread(target=self._enrol, args=(name, deck, photo_path, path), daemon=True,
-                         name=f"fudaba-enrol-{name}").start()
+        if fine_tune:
+            self.jobs[name]["message"] = "reading the grid, then fine-tuning the classifier on your deck"
+            target, args = self._fine_tune, (name, deck, photo_path, path, minutes)
+        else:
+            target, args = self._enrol, (name, deck, photo_path, path)
+        threading.Thread(target=target, args=args, daemon=True, name=f"fudaba-enrol-{name}").start()
+
+    def fine_tune_command(self, deck: str, photo: Path, out: Path, minutes: float | None) -> list[str]:
+        """The ``fudaba enroll --fine-tune`` command an enrolment from the page runs (resumable:
+        the same command continues a fine-tune cut short)."""
+        cmd = [sys.executable, "-m", "fudaba", "enroll", "--deck", deck, str(photo), "--fine-tune", "--out", str(out)]
+        if minutes is not None:
+            cmd += ["--minutes", f"{minutes:g}"]
+        if self.practice_scenes is not None:
+            cmd += ["--practice", str(self.practice_scenes)]
+        return cmd
+
+    def _fine_tune(self, name: str, deck: str, photo: Path, out: Path, minutes: float | None) -> None:
+        """Run :meth:`fine_tune_command`, its last line of output as the enrolment's message."""
+        import subprocess
+
+        lines: list[str] = []
+        try:
+            proc = subprocess.Popen(self.fine_tune_command(deck, photo, out, minutes), stdout=subprocess.PIPE,
+                                    stderr=subprocess.STDOUT, text=True, bufsize=1)
+            assert proc.stdout is not None
+            for line in proc.stdout:
+                if line.strip():
+                    lines.append(line.strip())
+                    with self._lock:
+                        self.jobs[name] = {"state": "running", "deck": deck, "message": lines[-1][:300]}
+            code = proc.wait()
+            if code == 0 and out.is_file():
+                (out.parent / f"{name}.deck").write_text(deck + "\n")
+                state = {"state": "done", "deck": deck, "message": f"profile {name} ready, with its own classifier"}
+            else:
+                why = lines[-1] if lines else f"exit status {code}"
+                state = {"state": "failed", "deck": deck, "message": why[:300]}
+        except OSError as exc:
+            state = {"state": "failed", "deck": deck, "message": f"{type(exc).__name__}: {exc}"}
+        with self._lock:
+            self.jobs[name] = state
 
     def _enrol(self, name: str, deck: str, photo: Path, out: Path) -> None:
         try:

@@ -87,7 +87,8 @@ def test_a_deck_enrolled_from_a_photo_sent_by_the_page(tmp_path: Path, base_clip
     app = create_app(WebConfig(secret_key=b"k" * 32, setup=setup), Sessions(Store(tmp_path / "h.sqlite3")))
     b = Browser(app.test_client())
     try:
-        assert b.get("/api/profiles").json == {"profiles": [], "enrolments": {}, "offered": True}
+        assert b.get("/api/profiles").json == {"profiles": [], "enrolments": {}, "offered": True,
+                                                "fine_tune": TableSetup.fine_tune_available()}
         photo = rendered_grid_photo("hanafuda", "mantia", 5, folder=str(tmp_path)).read_bytes()
         form = {"name": "our deck", "deck": "hanafuda", "photo": (io.BytesIO(photo), "grid.png")}
         r = b.post("/api/profiles", data=form, content_type="multipart/form-data")
@@ -184,7 +185,7 @@ def test_the_live_preview_refuses_bad_input_and_stops_when_asked_or_unwatched(se
     folder = write_plain_table(tmp_path / "plain", 400)
     r = setup_browser.post("/api/camera/preview", {"source": str(folder), "game": "poka", "players": 2})
     assert r.status_code == 201
-    assert wait_until(lambda: setup_browser.get("/api/camera/preview").json["frames"] > 0, 20.0, 0.1)
+    assert wait_until(lambda: setup_browser.get("/api/camera/preview").json["state"] == "looking", 20.0, 0.1)
     st = setup_browser.get("/api/camera/preview").json
     assert not st["calibrated"] and st["missing"] == [0, 1, 2, 3] and "markers 0, 1, 2, 3 not seen" in st["message"]
     assert setup_browser.post("/api/camera/preview/stop", {}).json == {"stopped": True}
@@ -195,3 +196,67 @@ def test_the_live_preview_refuses_bad_input_and_stops_when_asked_or_unwatched(se
     preview = setup_browser.c.application.extensions["fudaba"]["config"].setup.current_preview
     assert wait_until(lambda: not preview.running, 10.0, 0.1)
     assert preview.status()["state"] == "stopped"
+
+
+def _png() -> bytes:
+    import cv2
+    import numpy as np
+
+    return cv2.imencode(".png", np.full((40, 60, 3), 128, np.uint8))[1].tobytes()
+
+
+def test_a_fine_tune_from_the_page_needs_the_training_extra(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+
+    setup = TableSetup(tmp_path / "p")
+    b = Browser(create_app(WebConfig(secret_key=b"k" * 32, setup=setup), Sessions(Store(tmp_path / "h.sqlite3")))
+                .test_client())
+    monkeypatch.setattr(TableSetup, "fine_tune_available", staticmethod(lambda: False))
+    assert b.get("/api/profiles").json["fine_tune"] is False
+    form = {"name": "mine", "deck": "hanafuda", "fine_tune": "1", "photo": (io.BytesIO(_png()), "p.png")}
+    r = b.post("/api/profiles", data=form, content_type="multipart/form-data")
+    assert r.status_code == 400 and "pip install 'fudaba[train]'" in r.json["error"]
+    monkeypatch.setattr(TableSetup, "fine_tune_available", staticmethod(lambda: True))
+    for minutes in ("soon", "0", "500"):
+        form = {"name": "mine", "deck": "hanafuda", "fine_tune": "1", "minutes": minutes,
+                "photo": (io.BytesIO(_png()), "p.png")}
+        r = b.post("/api/profiles", data=form, content_type="multipart/form-data")
+        assert r.status_code == 400 and "min" in r.json["error"], (minutes, r.json)
+
+
+def test_a_fine_tune_from_the_page_runs_fudaba_enroll_and_reports_its_progress(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The page's fine-tune is ``fudaba enroll --fine-tune`` in its own process: its output is the
+    enrolment's message, a clean exit with the profile written makes it ready, a failure says why.
+    (The fine-tune itself is tested with the training extra, tests/test_recognise_torch.py.)"""
+    import io
+    import sys
+
+    from tests.waiting import wait_until
+
+    setup = TableSetup(tmp_path / "p", practice_scenes=5)
+    cmd = setup.fine_tune_command("hanafuda", tmp_path / "p" / "mine.png", tmp_path / "p" / "mine.npz", 3)
+    assert cmd[:3] == [sys.executable, "-m", "fudaba"] and cmd[3:6] == ["enroll", "--deck", "hanafuda"]
+    assert cmd[-6:] == ["--out", str(tmp_path / "p" / "mine.npz"), "--minutes", "3", "--practice", "5"]
+    assert "--fine-tune" in cmd
+    # the command as a stand-in that writes the profile (or fails) the way `fudaba enroll` would
+    script = ("import sys, time; out = sys.argv[sys.argv.index('--out') + 1]\n"
+              "print('reading the grid, fine-tuning…', flush=True); time.sleep(0.3)\n"
+              "if 'fail' in out: print('fudaba enroll: the photo does not show the grid', flush=True); sys.exit(2)\n"
+              "open(out, 'wb').write(b'profile'); print('wrote ' + out, flush=True)\n")
+    monkeypatch.setattr(TableSetup, "fine_tune_available", staticmethod(lambda: True))
+    monkeypatch.setattr(TableSetup, "fine_tune_command",
+                        lambda self, deck, photo, out, minutes: [sys.executable, "-c", script, "--out", str(out)])
+    b = Browser(create_app(WebConfig(secret_key=b"k" * 32, setup=setup), Sessions(Store(tmp_path / "h.sqlite3")))
+                .test_client())
+    for name in ("mine", "fail"):
+        form = {"name": name, "deck": "hanafuda", "fine_tune": "on", "photo": (io.BytesIO(_png()), "p.png")}
+        assert b.post("/api/profiles", data=form, content_type="multipart/form-data").status_code == 202
+    assert wait_until(lambda: all(j["state"] != "running" for j in b.get("/api/profiles").json["enrolments"].values()),
+                      20.0, 0.05)
+    r = b.get("/api/profiles").json
+    assert r["enrolments"]["mine"] == {"state": "done", "deck": "hanafuda",
+                                       "message": "profile mine ready, with its own classifier"}
+    assert r["enrolments"]["fail"]["state"] == "failed"
+    assert r["enrolments"]["fail"]["message"] == "fudaba enroll: the photo does not show the grid"
+    assert {"name": "mine", "deck": "hanafuda"} in r["profiles"] and r["fine_tune"] is True

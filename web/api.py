@@ -9,7 +9,8 @@ Every error is ``{"error": "what and why"}`` with its status: 400 malformed, 401
   ``"deck"?``, ``"confirm"?``, ``"profile"?``: a deck profile's name) the game is followed from
   that camera.
 * ``GET /api/profiles`` — deck profiles and enrolments; ``POST /api/profiles`` (form: ``name``,
-  ``deck``, file ``photo``) enrols a deck from a photo of it on the grid sheet → 202.
+  ``deck``, file ``photo``, ``fine_tune``?, ``minutes``?) enrols a deck from a photo of it on the
+  grid sheet → 202.
 * ``POST /api/camera/look`` ``{"source"}`` — what a camera shows before a game: the mat's markers
   found and missing, a picture; ``POST /api/camera/preview`` ``{"source", "game", "players", "deck"?}``
   starts the live preview and zone check (``GET /api/camera/preview``: markers and each zone's cards;
@@ -224,12 +225,20 @@ def profiles() -> Response:
 @bp.post("/api/profiles")
 def enrol() -> tuple[Response, int]:
     """Enrol a deck from a photo of it on the grid sheet: form fields ``name``, ``deck`` (hanafuda or
-    playing) and the file ``photo`` → 202; ``GET /api/profiles`` says when it is done."""
+    playing), the file ``photo``, and ``fine_tune=1`` (``minutes``: its training time) to fine-tune the
+    classifier on the deck too → 202; ``GET /api/profiles`` says when it is done."""
     photo = request.files.get("photo")
     if photo is None:
         raise SessionError("send the photo of your deck laid out on the grid sheet as 'photo'", 400)
+    fine_tune = request.form.get("fine_tune", "") in ("1", "true", "on")
+    minutes = request.form.get("minutes") or None
     try:
-        _setup().enrol((request.form.get("name") or "").strip(), request.form.get("deck") or "", photo.read())
+        minutes = float(minutes) if minutes is not None else None
+    except ValueError:
+        raise SessionError(f"'minutes' is a number of minutes, not {minutes!r}", 400) from None
+    try:
+        _setup().enrol((request.form.get("name") or "").strip(), request.form.get("deck") or "", photo.read(),
+                       fine_tune=fine_tune, minutes=minutes)
     except ValueError as exc:
         raise SessionError(str(exc), 400) from None
     return jsonify(started=True), 202

@@ -69,6 +69,7 @@ async function loadProfiles() {
   const sel = document.getElementById("profile"), keep = sel.value;
   sel.replaceChildren(el("option", {value: ""}, t("shipped")),
     ...r.profiles.map(p => el("option", {value: p.name, selected: p.name === keep}, `${p.name} (${p.deck})`)));
+  document.getElementById("fine-tune-box").hidden = !r.fine_tune;
   const jobs = Object.entries(r.enrolments);
   document.getElementById("enrol-status").textContent = jobs.map(([n, j]) => `${n}: ${j.state} — ${j.message}`).join(" · ");
   const running = jobs.some(([, j]) => j.state === "running");
@@ -82,6 +83,10 @@ async function enrolDeck() {
   form.append("name", document.getElementById("enrol-name").value.trim());
   form.append("deck", document.getElementById("enrol-deck").value);
   form.append("photo", file);
+  if (document.getElementById("fine-tune").checked) {
+    form.append("fine_tune", "1");
+    form.append("minutes", document.getElementById("fine-tune-minutes").value);
+  }
   try { await api("POST", "/api/profiles", form); await loadProfiles(); }
   catch (e) { status.textContent = e.message; }
 }
