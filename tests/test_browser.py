@@ -52,6 +52,9 @@ def new_page(browser: object, errors: list[str], **kw: object):  # noqa: ANN201
     page = browser.new_page(**kw)  # type: ignore[attr-defined]
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    # the table may have no internet: every script, style, font and picture comes from fudaba itself
+    page.on("request", lambda r: errors.append(f"a request off the server: {r.url}")
+            if not r.url.startswith(("http://127.0.0.1:", "data:", "blob:http://127.0.0.1:")) else None)
     return page
 
 
