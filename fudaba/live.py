@@ -253,7 +253,9 @@ class LiveFeed:
             "calibration": getattr(self.calibrator.current, "source", None) if self.calibrated else None,
             "state": "question" if q is not None else "out-of-sync" if d is not None else "following",
             "question": None if q is None else {"text": q.text, "kind": q.kind,
-                                                "candidates": [c.describe() for c in q.candidates]},
+                                                "candidates": [c.describe() for c in q.candidates],
+                                                "options": [{"retract": c.retract, "events": [e.to_json() for e in c.events]}
+                                                            for c in q.candidates]},
             "desync": None if d is None else {"text": d.text, "differences": list(d.differences)},
         }
 

@@ -260,6 +260,10 @@ def test_switching_language_changes_the_page_and_stays_after_a_reload(server: st
     assert re.fullmatch(r"Player 2が配る。場札は.+ · dashboard", page.inner_text("#log li.last")), page.inner_text("#log li.last")
     assert "番" in page.inner_text("#expects") and "山札" in page.inner_text("#places")
     assert page.get_attribute("a.rules-link", "href") == "/rules?lang=ja"
+    # a camera's question says its candidates in the language too
+    said = page.evaluate("candidateText({candidates: ['seat 1 plays 10-deer'], "
+                         "options: [{retract: 1, events: [{type: 'play', seat: 1, card: '10-deer'}]}]}, 0)")
+    assert said == "最後の1手を取り消して：Player 1が紅葉に鹿を出す", said
     page.reload()
     page.wait_for_selector("#link.on")
     assert page.inner_text("#undo") == "最後を取り消す" and page.evaluate("document.documentElement.lang") == "ja"

@@ -73,6 +73,10 @@ def test_a_correction_on_the_dashboard_goes_to_the_shared_match_and_the_tracker(
     view = session.snapshot()["live"]
     assert view["state"] == "question", view
     assert view["question"]["candidates"][0] == "seat 1 plays 10-deer"
+    # and as events, for a page to say them in its language
+    first = view["question"]["options"][0]
+    assert first["retract"] == 0 and [{k: v for k, v in e.items() if k != "at"} for e in first["events"]] == [
+        {"type": "play", "seat": 1, "card": "10-deer"}]
     session.answer(0)
     assert session.lines[-1]["source"] == "answer" and session.match.event_count == events
     assert session.lines[-1]["evidence"]["choice"] == 0

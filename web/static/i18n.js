@@ -6,6 +6,7 @@
 "use strict";
 const WORDS = {
   en: {
+    "nothing-happened": "nothing happened", "retract-then": "take back the last {n} events, then: {text}",
     "fine-tune": "Also fine-tune the recogniser on this deck (the training extra; resumable)", "minutes": "min",
     "look-stop": "Stop looking", "face-down-n": "{n} face down", "zone-empty": "empty",
     "log-undo": "undo ({n})", "log-confirm": "confirmed", "log-replaced": "replaced by: {text}",
@@ -44,6 +45,7 @@ const WORDS = {
     "pin-h": "Enter the table's PIN", "pin-help": "It is shown where fudaba was started.", "join-btn": "Join",
   },
   ja: {
+    "nothing-happened": "何も起きていない", "retract-then": "最後の{n}手を取り消して：{text}",
     "fine-tune": "この札で認識器も追加学習する（学習用の追加パッケージが必要・中断しても再開可）", "minutes": "分",
     "look-stop": "映すのをやめる", "face-down-n": "裏向き{n}枚", "zone-empty": "なし",
     "log-undo": "取り消し（{n}）", "log-confirm": "確認済み", "log-replaced": "置き換え：{text}",
@@ -82,6 +84,7 @@ const WORDS = {
     "pin-h": "卓の PIN を入力", "pin-help": "fudaba を起動した画面に表示されています。", "join-btn": "参加",
   },
   ru: {
+    "nothing-happened": "ничего не произошло", "retract-then": "отменить последние ходы ({n}), затем: {text}",
     "fine-tune": "Также дообучить распознаватель на этой колоде (нужен пакет train; можно продолжить)", "minutes": "мин",
     "look-stop": "Перестать смотреть", "face-down-n": "рубашкой вверх: {n}", "zone-empty": "пусто",
     "log-undo": "отмена ({n})", "log-confirm": "подтверждено", "log-replaced": "заменено на: {text}",

@@ -64,7 +64,7 @@ function renderLive(v) {
       v.question.text.startsWith("Which happened?") ? null : el("p", {}, v.question.text),
       el("div", {class: "choices"}, v.question.candidates.map((c, i) =>
         el("button", {class: i === 0 ? "primary answer" : "answer", "data-choice": i,
-                      onclick: () => act("POST", "answer", {choice: i})}, c)))));
+                      onclick: () => act("POST", "answer", {choice: i})}, candidateText(v.question, i))))));
   }
   if (v.desync) {
     parts.push(el("div", {class: "desync"}, el("h2", {}, t("desync")), el("p", {}, v.desync.text),
@@ -148,6 +148,17 @@ function cited(line) {
 function placeName(name) {
   const [kind, seat] = name.split(":");
   return seat ? `${placeWord(kind)} · ${seatName(Number(seat))}` : placeWord(kind);
+}
+
+// A question's candidate `i` in the page's language: its events, after taking some back.
+function candidateText(q, i) {
+  const o = q.options && q.options[i];
+  if (!o) return q.candidates[i];
+  const game = STATE.session.game;
+  const events = o.events.map(e => eventText(game, e, null));
+  if (events.includes(null)) return q.candidates[i];
+  const text = events.length ? events.join("; ") : t("nothing-happened");
+  return o.retract ? t("retract-then", {n: o.retract, text}) : text;
 }
 
 // A record line in the log, in the page's language.
