@@ -335,3 +335,52 @@ def test_a_wrong_turn_threshold_in_the_manifest_says_what_is_allowed(value):
     with pytest.raises(ValueError, match="turn_below"):
         _turn_below({"turn_below": value})
     assert _turn_below({}) is None and _turn_below({"turn_below": 0.99}) == 0.99
+
+
+def _card(label: str, centre, angle: float, conf: float, size=(54.0, 87.0), face_up: bool = True):
+    import numpy as np
+
+    from vision.recognise.recogniser import RecognisedCard
+
+    cx, cy = centre
+    w, h = size
+    a = np.radians(angle)
+    corners = [(-w / 2, -h / 2), (w / 2, -h / 2), (w / 2, h / 2), (-w / 2, h / 2)]
+    poly = tuple((cx + x * np.cos(a) - y * np.sin(a), cy + x * np.sin(a) + y * np.cos(a)) for x, y in corners)
+    xs, ys = [p[0] for p in poly], [p[1] for p in poly]
+    return RecognisedCard(label, (label,), face_up, poly, (min(xs), min(ys), max(xs), max(ys)), conf, False, 0.9,
+                          face_up, ())
+
+
+def test_two_rectangles_of_two_names_over_one_card_are_one_card():
+    """A second rectangle turned 45° over a card, named as another card, is that card seen twice:
+    the surer stays, whatever the names; a fan's neighbours (a few degrees apart) and cards lying
+    apart stay."""
+    from vision.recognise.duplicates import one_outline_each
+
+    card = _card("08-moon", (300, 200), 10.0, 0.95)
+    ghost = _card("03-curtain", (303, 198), 55.0, 0.7)
+    assert one_outline_each([ghost, card]) == [card]
+    fan = [_card(f"0{k + 1}-ribbon", (300 + 6 * k, 200), 8.0 * k, 0.9) for k in range(5)]
+    assert one_outline_each(fan) == fan
+    apart = [card, _card("01-crane", (420, 200), 55.0, 0.6)]
+    assert one_outline_each(apart) == apart
+    # a face-down outline over a face-up card is not the same reading of it
+    back = _card("back", (301, 201), 50.0, 0.99, face_up=False)
+    assert one_outline_each([card, back]) == [card, back]
+
+
+def test_the_recogniser_gives_one_card_for_two_turned_rectangles_of_two_names(monkeypatch):
+    """Through :meth:`Recogniser.recognise`: whole-card outlines as the detector and classifier
+    would give them (two rectangles, two names, over one card) come out as one card."""
+    import numpy as np
+
+    from vision.recognise import Recogniser
+
+    rec = Recogniser("hanafuda")
+    cards = [_card("08-moon", (300, 200), 10.0, 0.95), _card("03-curtain", (302, 203), 52.0, 0.8),
+             _card("01-crane", (600, 200), 0.0, 0.9)]
+    monkeypatch.setattr(rec, "whole_cards", lambda frames: ([list(cards)], [np.zeros((3, len(rec.classifier.names)))]))
+    monkeypatch.setattr(rec, "one_deck", False)
+    got = rec.recognise(np.zeros((480, 800, 3), np.uint8))
+    assert [c.label for c in got] == ["08-moon", "01-crane"]

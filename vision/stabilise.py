@@ -126,6 +126,10 @@ import numpy as np
 
 from scorer.table import PILE_ZONES, SeenCard, TableState, ZoneState
 from vision.calibrate import Calibration, view_homography, view_size
+from vision.recognise.duplicates import TURNED
+from vision.recognise.geometry import polygon_area as _area
+from vision.recognise.geometry import polygon_overlap as _overlap
+from vision.recognise.geometry import polygon_turn as _turn
 from vision.zones import CARD_MM, ZoneLayout
 
 Point = tuple[float, float]
@@ -136,8 +140,9 @@ STACK_ZONES = PILE_ZONES
 """Zones where only the top card shows."""
 SHARED_ZONES = ("field",)
 """Zones where cards lie side by side and a freed place is reused: no memory of covered cards."""
-SECOND_OUTLINE_TURN_DEG = 20.0
-"""Two overlapping outlines at least this far apart in direction (degrees) may be one card seen twice."""
+SECOND_OUTLINE_TURN_DEG = TURNED
+"""Two overlapping outlines at least this far apart in direction (degrees) may be one card seen twice
+(the recogniser's own rule, :func:`vision.recognise.duplicates.one_outline_each`)."""
 ARRIVAL_CHANGED = 0.25
 """Least part of a new outline in a seat zone where the view changed since the last reading, for it to
 be a card that arrived (less: another outline of cards already held in an overlapping row)."""
@@ -262,16 +267,6 @@ def seen_card(card: CardLike) -> tuple[tuple[str, float], ...]:
     if total > 1.0:
         pairs = {n: p / total for n, p in pairs.items()}
     return tuple(sorted(pairs.items(), key=lambda kv: (-kv[1], kv[0])))
-
-
-def _overlap(a: np.ndarray, b: np.ndarray) -> float:
-    """Area (mm²) shared by two convex outlines."""
-    area, _ = cv2.intersectConvexConvex(np.asarray(a, np.float32), np.asarray(b, np.float32))
-    return float(area)
-
-
-def _area(poly: np.ndarray) -> float:
-    return abs(float(cv2.contourArea(np.asarray(poly, np.float32))))
 
 
 def _shared(a: dict[str, float], b: dict[str, float]) -> float:
@@ -1125,15 +1120,6 @@ def _part_outline(held: TableCard, reading: _Reading) -> bool:
 def _month(name: str | None) -> str | None:
     """The month of a hanafuda sight name (``08`` of ``08-moon``); None for other names."""
     return name[:2] if name and name[:2].isdigit() and name[2:3] == "-" else None
-
-
-def _turn(a: np.ndarray, b: np.ndarray) -> float:
-    """The angle (degrees, 0-90) between the long sides of two outlines."""
-    def direction(poly: np.ndarray) -> float:
-        (_, _), (w, h), angle = cv2.minAreaRect(np.asarray(poly, np.float32))
-        return (angle + (90.0 if h > w else 0.0)) % 180.0
-    d = abs(direction(a) - direction(b)) % 180.0
-    return min(d, 180.0 - d)
 
 
 def _top(probs: dict[str, float]) -> str | None:

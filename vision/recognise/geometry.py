@@ -36,6 +36,26 @@ def box_area(a) -> float:
     return float((a[2] - a[0]) * (a[3] - a[1]))
 
 
+def polygon_area(poly) -> float:
+    """Area of an outline (its points in order)."""
+    return abs(float(cv2.contourArea(np.asarray(poly, np.float32))))
+
+
+def polygon_overlap(a, b) -> float:
+    """Area shared by two convex outlines."""
+    area, _ = cv2.intersectConvexConvex(np.asarray(a, np.float32), np.asarray(b, np.float32))
+    return float(area)
+
+
+def polygon_turn(a, b) -> float:
+    """The angle (degrees, 0-90) between the long sides of two outlines."""
+    def direction(poly) -> float:
+        (_, _), (w, h), angle = cv2.minAreaRect(np.asarray(poly, np.float32))
+        return (angle + (90.0 if h > w else 0.0)) % 180.0
+    d = abs(direction(a) - direction(b)) % 180.0
+    return min(d, 180.0 - d)
+
+
 def gradients(frame: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Horizontal and vertical intensity gradients (float32) of a BGR frame, lightly smoothed."""
     grey = cv2.GaussianBlur(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), (3, 3), 0)

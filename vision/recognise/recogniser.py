@@ -39,7 +39,7 @@ from vision.recognise.backends import DEFAULT_ORDER, load_network
 from vision.recognise.classifier import CardClassifier
 from vision.recognise.corners import IndexParams, IndexReader, merge, needs_reading
 from vision.recognise.detector import CardDetector, Detection
-from vision.recognise.duplicates import one_of_each
+from vision.recognise.duplicates import one_of_each, one_outline_each
 from vision.recognise.geometry import leans
 from vision.recognise.manifest import Manifest, file_sha256, load_manifest
 from vision.recognise.one_deck import assigned, capacities
@@ -312,14 +312,14 @@ class Recogniser:
         """The cards in each of ``frames`` (BGR uint8, all the same size)."""
         cards, probs = self.whole_cards(frames)
         if self.index_reader is None:
-            return [self._kept(c, p) for c, p in zip(cards, probs, strict=True)]
+            return [one_outline_each(self._kept(c, p)) for c, p in zip(cards, probs, strict=True)]
         scale = self.index_reader.scale(frames[0]) if frames else 0.0
         # with the user's own deck enrolled, the whole-card names need no index to confirm them
         params = self.index_params if self.profile is None else replace(self.index_params, unread_min=0.0)
         wanted = [i for i, c in enumerate(cards) if needs_reading(c, scale, params)]
         read = dict(zip(wanted, self.index_reader.read([frames[i] for i in wanted]) if wanted else [], strict=True))
         readings = [read.get(i, []) for i in range(len(frames))]
-        return [merge(c, p, self.classifier.names, r, self.index_reader.names, params, scale)
+        return [one_outline_each(merge(c, p, self.classifier.names, r, self.index_reader.names, params, scale))
                 for c, p, r in zip(cards, probs, readings, strict=True)]
 
     def _kept(self, cards: list[RecognisedCard], probs: np.ndarray) -> list[RecognisedCard]:
