@@ -329,7 +329,7 @@ def tune(rec, real_dir: Path, fraction: float = 0.1, target: float = 0.995, conf
             named += [(c.confidence, c.card_ids[0] in truth) for c in up if c.named_by == "index"]
         return float(np.mean(f1s)), named
 
-    skip = rec.index_params.skip_unreadable  # kept as the manifest has it (bench/index_gate.py chooses it)
+    skip = rec.index_params.skip_unreadable  # kept as the manifest has it (chosen on validation scenes: docs/decisions.md)
     grid = [(c, IndexParams(m, w, turns=t, unread_min=u, readable_px=px, factor_weight=fw, skip_unreadable=skip))
             for c in confs for m in MIN_PROB_GRID for w in CARD_WEIGHT_GRID for t in turns_grid
             for u in UNREAD_MIN_GRID for px in READABLE_PX_GRID for fw in weights]
