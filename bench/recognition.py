@@ -15,6 +15,10 @@ Sections (each can be skipped; figures are printed and written to ``--json``):
 - ``real``: the playing-card models on the real photographs' val split (``--real``): per-image
   card-identity F1 — a card is in an image's truth if any of its corner labels is, and found if the
   recogniser names it face up.
+- ``hands``: four face-up hands of 13 playing cards, fanned or spread (:mod:`vision.synth.hands`),
+  ``--hands`` frames per playing style (``knoll``, ``jumbo``) and view (top-down, tilted 18-32°),
+  seeds from ``--hands-seed``: of the cards with a corner index readable, the share named sure and
+  right, and of the names given, the share wrong.
 - ``speed``: one 1280×720 top-down frame with 20 cards per deck (hanafuda in ``mantia``, playing cards
   in ``knoll``, with their corner-index reader when shipped), recognised ``--repeats`` times after a
   warm-up, with every installed backend (ONNX Runtime, OpenVINO, PyTorch); medians in ms. With
@@ -24,7 +28,7 @@ Sections (each can be skipped; figures are printed and written to ``--json``):
     python bench/recognition.py [--scenes 200] [--frames 40] [--cross runs/x-mantia=classic ...]
         [--fine-tune-minutes 8]
         [--art-dir ../shared/assets] [--real ../shared/datasets/playing-real]
-        [--skip heldout,heldout_playing,unseen,real,speed] [--repeats 20] [--against OTHER_MODELS]
+        [--skip heldout,heldout_playing,unseen,real,hands,speed] [--hands 10] [--repeats 20] [--against OTHER_MODELS]
         [--json bench/out/recognition.json]
 """
 
@@ -178,6 +182,44 @@ def real(args) -> dict:
     return res
 
 
+def hands(args) -> dict:
+    """Four face-up hands of 13 playing cards, fanned or spread (:mod:`vision.synth.hands`), in both
+    playing styles, top-down and tilted: of the cards with a corner index readable, the share named
+    (face up, sure), and the share of the names given that are wrong (a card not readable there)."""
+    from vision.synth.hands import hands_scene, index_truth
+
+    rec = Recogniser("playing", args.models)
+    size = (1280, 720)
+    out: dict = {}
+    seeds = list(range(args.hands_seed, args.hands_seed + args.hands))
+    for style in ("knoll", "jumbo"):
+        for tilted in (False, True):
+            scene = lambda seed, deck, styles, size=size, textures=(), t=tilted: hands_scene(  # noqa: E731
+                seed, deck, styles, size, textures, tilted=t)
+            readable = named = right = 0
+            ms = []
+            for image, labels in render_scenes("playing", [style], seeds, args.art_dir, size, scene):
+                truth = index_truth(labels, size)
+                t0 = time.perf_counter()
+                cards = rec.recognise(image)
+                ms.append((time.perf_counter() - t0) * 1000)
+                names = {c.card_ids[0] for c in cards if c.face_up and c.card_ids and not c.unsure}
+                readable, named, right = readable + len(truth), named + len(names), right + len(truth & names)
+            key = f"{style}-{'tilted' if tilted else 'top-down'}"
+            out[key] = {"frames": len(seeds), "readable": readable, "named_right": right, "named": named,
+                        "named_share": right / max(1, readable), "wrong_share": (named - right) / max(1, named),
+                        "median_ms": statistics.median(ms)}
+            print(f"hands {key}: {right}/{readable} readable cards named ({_pct(right / max(1, readable))}), "
+                  f"{named - right}/{named} names wrong, median {statistics.median(ms):.0f} ms", flush=True)
+    all_readable = sum(v["readable"] for v in out.values())
+    all_right = sum(v["named_right"] for v in out.values())
+    all_named = sum(v["named"] for v in out.values())
+    out["all"] = {"named_share": all_right / max(1, all_readable), "wrong_share": (all_named - all_right) / max(1, all_named)}
+    print(f"hands, all: {_pct(out['all']['named_share'])} named (goal >= 98 %), "
+          f"{_pct(out['all']['wrong_share'])} wrong (goal <= 0.5 %)")
+    return out
+
+
 SPEED_STYLES = {"hanafuda": "mantia", "playing": "knoll"}
 
 
@@ -269,6 +311,8 @@ def main() -> int:
     ap.add_argument("--real", default=str(REPO.parent / "shared" / "datasets" / "playing-real"))
     ap.add_argument("--against", help="speed: a second models folder timed in turn with --models, frame by frame")
     ap.add_argument("--repeats", type=int, default=20)
+    ap.add_argument("--hands", type=int, default=10, help="hands: frames per style and view")
+    ap.add_argument("--hands-seed", type=int, default=810000, help="hands: the first scene seed (no tuning saw 810000+)")
     ap.add_argument("--skip", default="", help="sections to skip, comma-separated")
     ap.add_argument("--tmp", default="/tmp")
     ap.add_argument("--both-ways", choices=("on", "off"),
@@ -281,11 +325,11 @@ def main() -> int:
     result = {"machine": {"python": platform.python_version(), "cpus": os.cpu_count(),
                           "load_average": os.getloadavg()}, "backends": available_backends()}
     sections = {"heldout": heldout, "heldout_playing": lambda a: heldout(a, "playing"), "unseen": unseen,
-                "real": real, "speed": speed}
+                "real": real, "hands": hands, "speed": speed}
     for name, fn in sections.items():
         if name in skip or (name == "unseen" and not args.cross):
             continue
-        if name in ("real", "heldout_playing") and not (Path(args.models or REPO / "models") / "playing"
+        if name in ("real", "heldout_playing", "hands") and not (Path(args.models or REPO / "models") / "playing"
                                                         / "manifest.json").exists():
             print(f"{name}: no playing-card models shipped; skipped")
             continue
