@@ -19,6 +19,10 @@ Sections (each can be skipped; figures are printed and written to ``--json``):
   ``--hands`` frames per playing style (``knoll``, ``jumbo``) and view (top-down, tilted 18-32°),
   seeds from ``--hands-seed``: of the cards with a corner index readable, the share named sure and
   right, and of the names given, the share wrong.
+- ``clutter``: ``--clutter`` top-down 1280×720 tables per deck (test-split seeds from
+  ``--clutter-seed``) with up to five things that are not cards laid beside the cards
+  (:mod:`vision.synth.clutter`): recognised cards no true card claims (sure face-up cards, backs)
+  per 100 frames, and the cards named (as ``heldout``) with the clutter and on the same tables bare.
 - ``speed``: one 1280×720 top-down frame with 20 cards per deck (hanafuda in ``mantia``, playing cards
   in ``knoll``, with their corner-index reader when shipped), recognised ``--repeats`` times after a
   warm-up, with every installed backend (ONNX Runtime, OpenVINO, PyTorch); medians in ms. With
@@ -28,7 +32,7 @@ Sections (each can be skipped; figures are printed and written to ``--json``):
     python bench/recognition.py [--scenes 200] [--frames 40] [--cross runs/x-mantia=classic ...]
         [--fine-tune-minutes 8]
         [--art-dir ../shared/assets] [--real ../shared/datasets/playing-real]
-        [--skip heldout,heldout_playing,unseen,real,hands,speed] [--hands 10] [--repeats 20] [--against OTHER_MODELS]
+        [--skip heldout,heldout_playing,unseen,real,hands,clutter,speed] [--hands 10] [--clutter 50] [--repeats 20] [--against OTHER_MODELS]
         [--json bench/out/recognition.json]
 """
 
@@ -220,6 +224,44 @@ def hands(args) -> dict:
     return out
 
 
+def clutter(args) -> dict:
+    """Top-down tables with things that are not cards beside the cards (:mod:`vision.synth.clutter`:
+    knitted coasters, card boxes printed with card art, rule sheets, dice, glasses, cups, phones),
+    each deck in its training styles: the recognised cards no true card claims (sure face-up ones,
+    and backs) per 100 frames, and the cards named with the clutter and on the same table without it."""
+    from vision.recognise.evaluate import match
+    from vision.synth.clutter import clutter_scene, without_clutter
+
+    out: dict = {}
+    for deck in ("hanafuda", "playing"):
+        if not (Path(args.models or REPO / "models") / deck / "manifest.json").exists():
+            continue
+        rec = Recogniser(deck, args.models)
+        styles = rec.manifest.styles
+        seeds = test_seeds(args.clutter_seed, args.clutter)
+        res = {}
+        for name, make in (("clutter", clutter_scene), ("bare", lambda *a, **k: without_clutter(clutter_scene(*a, **k)))):
+            items, false_up, false_down = [], 0, 0
+            for image, labels in render_scenes(deck, styles, seeds, args.art_dir, (1280, 720), make):
+                cards = rec.recognise(image)
+                items += outcomes(labels, cards)
+                claimed = set(match([c.box for c in cards], labels.cards))
+                for i, c in enumerate(cards):
+                    if i in claimed:
+                        continue
+                    if c.face_up and not c.unsure:
+                        false_up += 1
+                    elif not c.face_up:
+                        false_down += 1
+            res[name] = {"frames": len(seeds), "sure_false_cards": false_up, "false_backs": false_down,
+                         "sure_false_per_100": 100 * false_up / len(seeds), "false_backs_per_100": 100 * false_down / len(seeds),
+                         **_summary(items, f"{deck} {name}, {len(seeds)} top-down frames")}
+            print(f"  {deck} {name}: {false_up} sure face-up cards and {false_down} backs where no card lies "
+                  f"({res[name]['sure_false_per_100']:.1f} and {res[name]['false_backs_per_100']:.1f} per 100 frames)", flush=True)
+        out[deck] = res
+    return out
+
+
 SPEED_STYLES = {"hanafuda": "mantia", "playing": "knoll"}
 
 
@@ -312,6 +354,8 @@ def main() -> int:
     ap.add_argument("--against", help="speed: a second models folder timed in turn with --models, frame by frame")
     ap.add_argument("--repeats", type=int, default=20)
     ap.add_argument("--hands", type=int, default=10, help="hands: frames per style and view")
+    ap.add_argument("--clutter", type=int, default=50, help="clutter: frames per deck")
+    ap.add_argument("--clutter-seed", type=int, default=820000, help="clutter: the first seed (test split, no tuning saw 820000+)")
     ap.add_argument("--hands-seed", type=int, default=810000, help="hands: the first scene seed (no tuning saw 810000+)")
     ap.add_argument("--skip", default="", help="sections to skip, comma-separated")
     ap.add_argument("--tmp", default="/tmp")
@@ -325,7 +369,7 @@ def main() -> int:
     result = {"machine": {"python": platform.python_version(), "cpus": os.cpu_count(),
                           "load_average": os.getloadavg()}, "backends": available_backends()}
     sections = {"heldout": heldout, "heldout_playing": lambda a: heldout(a, "playing"), "unseen": unseen,
-                "real": real, "hands": hands, "speed": speed}
+                "real": real, "hands": hands, "clutter": clutter, "speed": speed}
     for name, fn in sections.items():
         if name in skip or (name == "unseen" and not args.cross):
             continue

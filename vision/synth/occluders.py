@@ -23,6 +23,10 @@ class Part:
     points_mm: tuple[tuple[float, float], ...]
     colour: tuple[int, int, int]
     """BGR."""
+    texture: str = ""
+    """What is printed on it (:func:`vision.synth.clutter.texture_image`: ``knit``, ``box``,
+    ``text``, ``pips``); empty: plain ``colour``."""
+    texture_seed: int = 0
 
 
 @dataclass(frozen=True, slots=True)

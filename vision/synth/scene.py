@@ -278,6 +278,32 @@ def polygon_area(poly: np.ndarray) -> float:
     return float(abs(np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1))) / 2)
 
 
+def _paste_texture(img: np.ndarray, part: occluders.Part, px: np.ndarray, style: ArtStyle, deck: str) -> None:
+    """Print ``part``'s texture inside its outline ``px`` (image px): the texture square warped onto
+    the outline's smallest enclosing rectangle, cut to the outline."""
+    from vision.synth.clutter import texture_image
+
+    ids = hanafuda_ids() if deck == HANAFUDA else playing_ids()
+
+    def face(pick: int, height: int) -> np.ndarray | None:
+        try:
+            return face_image(style, CardLook(ids[pick % len(ids)], True, "", 0.0, 0, 0.0), height)
+        except ValueError:
+            return None
+
+    tex = texture_image(part, face)
+    box = cv2.boxPoints(cv2.minAreaRect(px.astype(np.float32))).astype(np.float32)
+    h, w = img.shape[:2]
+    n = tex.shape[0]
+    m = cv2.getPerspectiveTransform(np.float32([[0, 0], [n, 0], [n, n], [0, n]]), box)
+    warped = cv2.warpPerspective(tex, m, (w, h), flags=cv2.INTER_LINEAR)
+    mask = np.zeros((h, w), np.uint8)
+    cv2.fillPoly(mask, [np.round(px * 4).astype(np.int32)], 255, cv2.LINE_AA, shift=2)
+    a = (mask.astype(np.float32) / 255.0)[..., None]
+    img *= 1 - a
+    img += warped.astype(np.float32) * a
+
+
 def render(scene: Scene, styles: Mapping[str, ArtStyle]) -> Rendered:
     """The image and labels of ``scene``; ``styles`` maps style names to loaded styles."""
     if scene.style not in styles:
@@ -329,8 +355,12 @@ def render(scene: Scene, styles: Mapping[str, ArtStyle]) -> Rendered:
         img *= (1 - light.shadow_strength * np.minimum(mask, 1.0))[..., None]
         for o in scene.occluders:
             for p in o.parts:
-                pts = np.round(project(hom, np.array(p.points_mm)) * 4).astype(np.int32)
-                cv2.fillPoly(img, [pts], p.colour, cv2.LINE_AA, shift=2)
+                px = project(hom, np.array(p.points_mm))
+                pts = np.round(px * 4).astype(np.int32)
+                if p.texture:
+                    _paste_texture(img, p, px, style, scene.deck)
+                else:
+                    cv2.fillPoly(img, [pts], p.colour, cv2.LINE_AA, shift=2)
                 cv2.fillPoly(buf, [pts], _OCCLUDED, cv2.LINE_8, shift=2)
 
     img *= lighting.shading_field(light, size)
