@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -84,17 +85,41 @@ class DeckProfile:
 
 
 def load_profile(path: str | Path) -> DeckProfile:
-    """Read a profile written by :meth:`DeckProfile.save`; ValueError with the reason if it is not one."""
+    """Read a profile written by :meth:`DeckProfile.save`; ValueError saying what the file is instead
+    (missing, a folder, not a ``.npz``, an archive without a profile's arrays)."""
     path = Path(path)
+
+    def refused(what: str) -> ValueError:
+        return ValueError(f"{path}: {what}; a deck profile is the .npz file `fudaba enroll` writes")
+
+    if not path.exists():
+        raise refused("no such file")
+    if path.is_dir():
+        raise refused("a folder, not a deck profile")
+    try:
+        with open(path, "rb") as f:
+            magic = f.read(4)
+    except OSError as e:
+        raise refused(f"cannot be read ({e.strerror or e})") from None
+    if magic != b"PK\x03\x04":  # every .npz is a zip archive
+        raise refused("not a deck profile (" + ("a single NumPy array, .npy" if magic == b"\x93NUM"
+                                                else "not a .npz archive") + ")")
     try:
         with np.load(path, allow_pickle=False) as z:
-            meta = json.loads(str(z["meta"]))
-            emb, labels = z["embeddings"], z["labels"]
-            head = (z["head_w"], z["head_b"]) if "head_w" in z.files else None
-    except (OSError, KeyError, ValueError) as e:
-        raise ValueError(f"{path}: not a deck profile ({e})") from None
+            missing = [k for k in ("meta", "embeddings", "labels") if k not in z.files]
+            meta = None if missing else json.loads(str(z["meta"]))
+            if not missing:
+                emb, labels = z["embeddings"], z["labels"]
+                head = (z["head_w"], z["head_b"]) if "head_w" in z.files else None
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
+        # not numpy's own words: its advice on allow_pickle says nothing to whoever passed --profile
+        raise refused("not a deck profile (a damaged or different .npz archive)") from None
+    if missing:
+        raise refused(f"not a deck profile (a .npz without {', '.join(missing)})")
+    if not isinstance(meta, dict) or not {"deck", "classifier_sha256", "names"} <= set(meta):
+        raise refused("not a deck profile (its meta does not name the deck, classifier and classes)")
     if emb.ndim != 2 or len(emb) != len(labels):
-        raise ValueError(f"{path}: embeddings and labels disagree")
+        raise refused("not a deck profile (its embeddings and labels disagree)")
     classifier = None
     if meta.get("classifier_file"):
         classifier = path.parent / meta["classifier_file"]
