@@ -377,11 +377,32 @@ def draw_grid_sheet(deck: str, paper: str | Paper, dpi: float) -> Image.Image:
                          ((x + bw, y + bh), (x, y + bh)), ((x, y + bh), (x, y))):
                 _dashed(draw, (a[0] * s, a[1] * s), (b[0] * s, b[1] * s), s)
         label = "blank" if cell.card_id == BLANK else cell.card_id
-        parts = label.split("-", 1) if deck == HANAFUDA and "-" in label else [label]
+        parts = label.split("-", 1) if "-" in label else [label]  # 01 / plain-1, JOKER / BLACK
         for i, part in enumerate(parts):
             yy = y + bh / 2 + (i - (len(parts) - 1) / 2) * min(bw / 5, 4.0) * 1.3
             _text(page, ((x + bw / 2) * s, yy * s), part, min(bw / 5, 4.0) * s)
     return page
+
+
+def write_grid_sheet(deck: str, out: str | Path, paper: str = "a4x4", dpi: float = 300.0) -> Path:
+    """Write the enrolment grid sheet of ``deck`` alone (:func:`draw_grid_sheet`, the last page of
+    :func:`write_mat`): a one-page PDF, or a PNG when ``out`` ends in ``.png``; returns the path
+    written. ValueError for an unknown deck or paper."""
+    if deck not in (HANAFUDA, PLAYING):
+        raise ValueError(f"unknown deck {deck!r}; decks: {HANAFUDA}, {PLAYING}")
+    if paper not in PAPERS:
+        raise ValueError(f"unknown paper {paper!r}; papers: {', '.join(PAPERS)}")
+    out = Path(out)
+    if out.suffix.lower() not in (".pdf", ".png"):
+        out = out.with_name(out.name + ".pdf")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    sheet = draw_grid_sheet(deck, paper, dpi)
+    if out.suffix.lower() == ".png":
+        sheet.save(out, dpi=(dpi, dpi))
+    else:
+        sheet.convert("1", dither=Image.Dither.NONE).save(out, "PDF", resolution=dpi,
+                                                           title=f"fudaba enrolment grid ({deck})", creator="fudaba")
+    return out
 
 
 @dataclass(frozen=True, slots=True)
