@@ -306,8 +306,8 @@ def speed_of(args, deck: str, style_name: str) -> dict:
                 t = time.perf_counter()
                 other.recognise(frame)
                 other_times.append((time.perf_counter() - t) * 1000)
-        # the stages apart: detector, outlines cut and classified (both leans a box allows; crops: as classified,
-        # turned ones included), corner indices
+        # the stages apart: detector, outlines cut and classified (crops: as classified, turned ones included),
+        # corner indices
         network, seen = rec.classifier.network, []
         rec.classifier.network = lambda batch, network=network, seen=seen: seen.append(len(batch)) or network(batch)  # counts crops
         t = time.perf_counter()

@@ -167,11 +167,10 @@ RIGHT = [(40, 0), (103, 0), (103, 88), (40, 88)]
 
 def test_an_index_inside_a_card_names_it_and_loose_indices_become_cards():
     cards = [card("AS", LEFT), card("BACK", [(200, 0), (263, 0), (263, 88), (200, 88)])]
-    probs = [np.eye(5)[1], np.eye(5)[2]]
     readings = [reading((2, 2, 12, 20), "QH"), reading((202, 2, 212, 20), "10C"),
                 reading((300, 300, 310, 318), "JOKER-BLACK"), reading((400, 300, 410, 318), "JOKER-BLACK", 0.7),
                 reading((500, 500, 510, 518), "10C", 0.3)]
-    out = merge(cards, probs, CARD_NAMES, readings, IDS, IndexParams(min_prob=0.5, card_weight=0.0, unsure_below=0.8))
+    out = merge(cards, readings, IDS, IndexParams(min_prob=0.5, unsure_below=0.8))
     assert [(c.label, c.face_up, c.named_by, c.index_only) for c in out] == [
         ("QH", True, "index", False), ("10C", True, "index", False), ("JOKER-BLACK", True, "index", True)]
     assert out[0].polygon == cards[0].polygon and out[2].box == (300, 300, 310, 318)
@@ -182,7 +181,7 @@ def test_an_index_inside_a_card_names_it_and_loose_indices_become_cards():
 def test_a_loose_index_of_a_card_already_named_is_its_other_corner():
     cards = [card("AS", LEFT)]
     readings = [reading((2, 2, 12, 20), "QH"), reading((70, 80, 80, 98), "QH"), reading((300, 0, 310, 18), "AS")]
-    out = merge(cards, [np.eye(5)[1]], CARD_NAMES, readings, IDS, IndexParams())
+    out = merge(cards, readings, IDS, IndexParams())
     assert [(c.label, c.index_only) for c in out] == [("QH", False), ("AS", True)]
 
 
@@ -191,33 +190,33 @@ def test_confident_readings_of_different_cards_in_one_outline_are_different_card
     readings = [reading((2, 2, 12, 20), "QH", 0.95), reading((188, 70, 198, 86), "QH", 0.6),
                 reading((40, 2, 50, 20), "10C", 0.9), reading((80, 2, 90, 20), "10C", 0.85),
                 reading((120, 2, 130, 20), "AS", 0.6)]
-    kept_together = merge([fan], [np.eye(5)[1]], CARD_NAMES, readings, IDS, IndexParams())
+    kept_together = merge([fan], readings, IDS, IndexParams())
     assert [c.label for c in kept_together] == ["10C"]  # without split_prob: one card from all readings
-    out = merge([fan], [np.eye(5)[1]], CARD_NAMES, readings, IDS, IndexParams(split_prob=0.8))
+    out = merge([fan], readings, IDS, IndexParams(split_prob=0.8))
     # two confident names: the outline keeps the one two readings give; QH (and its weak second
     # corner) becomes a card of its own; the weak AS reading stays with the outline
     assert [(c.label, c.index_only) for c in out] == [("10C", False), ("QH", True)]
     assert out[1].box == (2, 2, 12, 20)
-    assert merge([fan], [np.eye(5)[1]], CARD_NAMES, readings, IDS, IndexParams(split_prob=0.99))[0].label == "10C"
+    assert merge([fan], readings, IDS, IndexParams(split_prob=0.99))[0].label == "10C"
 
 
 def test_a_card_found_twice_is_kept_once():
     part = card("AS", [(0, 0), (40, 0), (40, 50), (0, 50)], conf=0.5)
     far = card("AS", [(300, 0), (363, 0), (363, 88), (300, 88)], conf=0.4)
-    out = merge([card("AS", LEFT, conf=0.9), part, far], [np.eye(5)[1]] * 3, CARD_NAMES, [], IDS, IndexParams())
+    out = merge([card("AS", LEFT, conf=0.9), part, far], [], IDS, IndexParams())
     assert [c.confidence for c in out] == [0.9, 0.4]  # the part inside the whole card goes; the far one stays
 
 
 def test_without_readings_the_cards_stay_as_the_classifier_named_them():
     cards = [card("AS", LEFT)]
-    assert merge(cards, [np.eye(5)[1]], CARD_NAMES, [], IDS, IndexParams()) == cards
+    assert merge(cards, [], IDS, IndexParams()) == cards
 
 
-def test_card_weight_lets_the_whole_card_classifier_overrule_a_weak_index():
-    weak = [reading((2, 2, 12, 20), "QH", 0.55)]
-    sure_as = np.array([0.01, 0.97, 0.01, 0.005, 0.005])
-    assert combine(weak, IDS).argmax() == IDS.index("QH")
-    assert combine(weak, IDS, sure_as, CARD_NAMES, 1.0).argmax() == IDS.index("AS")
+def test_several_readings_of_a_card_multiply_their_probabilities():
+    weak, sure = reading((2, 2, 12, 20), "QH", 0.55), reading((50, 70, 60, 88), "AS", 0.9)
+    assert combine([weak]).argmax() == IDS.index("QH")
+    assert combine([weak, sure]).argmax() == IDS.index("AS")
+    assert combine([weak, reading((50, 70, 60, 88), "QH", 0.55)]).max() > combine([weak]).max()
 
 
 def test_an_index_in_overlapping_cards_belongs_to_the_card_whose_corner_it_is_in():
@@ -300,21 +299,21 @@ def test_eight_views_add_the_square_cut_turned_by_45_degrees():
         assert np.allclose(reading.probs, [means.mean(), 1 - means.mean()])
 
 
-def test_a_readable_card_without_an_index_reading_is_dropped_when_its_name_is_doubtful():
+def test_a_card_without_an_index_reading_in_a_close_up_is_dropped_when_its_name_is_doubtful():
     big = card("AS", [(0, 0), (126, 0), (126, 176), (0, 176)], conf=0.6)  # index ≈ 35 px, 17 px at scale 0.5
     read = card("KS", [(300, 0), (426, 0), (426, 176), (300, 176)], conf=0.6)
     inside = [reading((302, 2, 320, 30), "QH")]  # the other card's index is read: a close-up
-    params = IndexParams(unread_min=0.9, readable_px=12)
-    probs = [np.eye(5)[1], np.eye(5)[1]]
-    assert [c.label for c in merge([big, read], probs, CARD_NAMES, inside, IDS, params, scale=0.5)] == ["QH"]
+    params = IndexParams(unread_min=0.9)
+    assert [c.label for c in merge([big, read], inside, IDS, params, scale=0.5)] == ["QH"]
     # nothing read: each card is judged by the index its own outline implies (17.6 px here)
-    assert merge([big, read], probs, CARD_NAMES, [], IDS, replace(params, close_px=20), scale=0.5) == [big, read]
-    assert merge([big, read], probs, CARD_NAMES, [], IDS, replace(params, close_px=16), scale=0.5) == []
-    assert merge([big, read], probs, CARD_NAMES, [], IDS, replace(params, close_px=16), scale=0.0) == [big, read]
-    assert merge([big, read], probs, CARD_NAMES, inside, IDS, params, scale=0.25)[0] == big  # too small to read
-    assert merge([big, read], probs, CARD_NAMES, inside, IDS, IndexParams(unread_min=0.5), scale=0.5)[0] == big
+    assert merge([big, read], [], IDS, replace(params, close_px=20), scale=0.5) == [big, read]
+    assert merge([big, read], [], IDS, replace(params, close_px=16), scale=0.5) == []
+    assert merge([big, read], [], IDS, replace(params, close_px=16), scale=0.0) == [big, read]
+    # readings of 28 px at scale 0.25 are 7 px at the reader's input: a table seen from afar, no close-up
+    assert merge([big, read], inside, IDS, replace(params, close_px=12), scale=0.25)[0] == big
+    assert merge([big, read], inside, IDS, IndexParams(unread_min=0.5), scale=0.5)[0] == big
     back = card("BACK", [(0, 0), (126, 0), (126, 176), (0, 176)], conf=0.6)
-    assert merge([back, read], [np.eye(5)[2], np.eye(5)[1]], CARD_NAMES, inside, IDS, params, scale=0.5)[0] == back
+    assert merge([back, read], inside, IDS, params, scale=0.5)[0] == back
 
 
 REAL_PHOTOS = Path(__file__).resolve().parent / "data" / "playing-real"
@@ -439,6 +438,20 @@ def test_ship_refuses_a_rank_or_suit_part_that_is_not_a_corner_index_classifier(
     for index, part in ((False, "rank"), (True, "colour")):
         with pytest.raises(ValueError, match="--part"):
             ship.ship(tmp_path / "no-run", "playing", tmp_path / "models", index=index, part=part)
+    assert not (tmp_path / "models").exists()
+
+
+def test_ship_takes_a_detect_run_only_as_the_corner_index_detector(tmp_path):
+    pytest.importorskip("onnx")
+    import json
+
+    from vision.train import ship
+
+    run = tmp_path / "runs" / "boxes"
+    run.mkdir(parents=True)
+    (run / "config.json").write_text(json.dumps({"recipe": {"task": "detect"}}))
+    with pytest.raises(ValueError, match="a card detector is an OBB run"):  # the recogniser cuts rotated rectangles
+        ship.ship(run, "playing", tmp_path / "models")
     assert not (tmp_path / "models").exists()
 
 

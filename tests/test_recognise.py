@@ -21,7 +21,6 @@ from vision.recognise.backends import load_network  # noqa: E402
 from vision.recognise.detector import Detection  # noqa: E402
 from vision.recognise.enrol import assign_grid  # noqa: E402
 from vision.recognise.evaluate import accuracy, match, outcomes, render_scenes  # noqa: E402
-from vision.recognise.geometry import gradients, leans, outline  # noqa: E402
 from vision.recognise.profile import DeckProfile  # noqa: E402
 from vision.synth.artset import find_style  # noqa: E402
 from vision.synth.classes import class_of  # noqa: E402
@@ -78,21 +77,15 @@ def test_recognises_rendered_top_down_frames(rec, frames):
 def test_a_card_is_named_once_where_the_detector_finds_it_twice(rec, frames):
     from vision.recognise.duplicates import OVERLAP, overlap
 
-    assert rec.one_of_each, "the shipped hanafuda manifest keeps one of each"
     removed = 0
-    try:
-        for image, _ in frames:
-            rec.one_of_each = False
-            every = rec.recognise(image)
-            rec.one_of_each = True
-            once = rec.recognise(image)
-            assert all(any(c is e or c == e for e in every) for c in once)
-            up = [c for c in once if c.face_up]
-            assert not any(a.label == b.label and overlap(a.box, b.box) >= OVERLAP
-                           for i, a in enumerate(up) for b in up[i + 1:])
-            removed += len(every) - len(once)
-    finally:
-        rec.one_of_each = True
+    for image, _ in frames:
+        every = rec.whole_cards([image])[0][0]  # every detection named, none left out yet
+        once = rec.recognise(image)
+        assert all(any(c.polygon == e.polygon for e in every) for c in once)
+        up = [c for c in once if c.face_up]
+        assert not any(a.label == b.label and overlap(a.box, b.box) >= OVERLAP
+                       for i, a in enumerate(up) for b in up[i + 1:])
+        removed += len(every) - len(once)
     assert removed >= 1, "these frames hold cards the detector finds twice"
 
 
@@ -105,78 +98,27 @@ def test_a_batch_gives_what_single_frames_give(rec, frames):
         assert np.allclose([c.confidence for c in got], [c.confidence for c in single], atol=1e-4)
 
 
-def test_outline_from_a_true_box_fits_the_card(frames):
-    errors = []
-    for image, labels in frames:
-        gx, gy = gradients(image)
-        for c in labels.cards:
-            if c.visible < 0.999:
-                continue
-            p = np.array(c.polygon)
-            box = (p[:, 0].min(), p[:, 1].min(), p[:, 0].max(), p[:, 1].max())
-            o = outline(box, 54 / 87, gx, gy)
-            errors.append(min(np.abs(np.roll(o, k, 0) - p).max() for k in range(4)))
-    assert len(errors) >= 20
-    assert np.median(errors) < 1.5 and np.mean(np.array(errors) < 4) >= 0.9
-
-
-def test_the_surer_lean_names_the_card(rec, frames):
-    image = frames[0][0]
-    box = (400.0, 200.0, 520.0, 330.0)  # a card at about 40°: two outlines fit this box
-    det = Detection(box, True, 0.9)
-    cands = [upright(q) for q in leans(box, rec.aspect)]
-    assert len(cands) == 2
-    n = len(rec.classifier.names)
-    for want in (0, 1):
-        def score(crops, want=want):
-            assert len(crops) == 2
-            p = np.full((2, n), 0.01)
-            p[1 - want, 3], p[want, 5] = 0.5, 0.9  # the other outline's best guess is less sure
-            return p, np.ones((2, 4))
-        polys, probs, embs = rec.named_outlines(image, [det], score)
-        assert np.allclose(polys[0], cands[want]) and int(probs[0].argmax()) == 5 and embs.shape == (1, 4)
-    polys, probs, embs = rec.named_outlines(image, [])
-    assert polys == [] and probs.shape == (0, n)
-
-
 def test_an_oriented_detection_is_cut_along_its_own_rectangle(rec, frames):
     image = frames[0][0]
     poly = ((400.0, 200.0), (454.0, 200.0), (454.0, 287.0), (400.0, 287.0))
     det = Detection((400.0, 200.0, 454.0, 287.0), True, 0.9, poly)
-    assert len(rec.candidates(det)) == 1 and np.allclose(rec.candidates(det)[0], upright(np.array(poly)))
     seen = []
 
     def score(crops):
         seen.append(len(crops))
         return np.full((len(crops), len(rec.classifier.names)), 0.5), np.ones((len(crops), 4))
 
-    polys, _, _ = rec.named_outlines(image, [det], score)
-    assert seen == [1] and np.allclose(polys[0], upright(np.array(poly)))
-
-
-def test_recognition_takes_the_lean_the_card_has(rec):
-    """Given only a card's axis-aligned box (as an axis-aligned detector gives it), the surer of the
-    two leans the box allows is the card's own."""
-    def error(o, p):
-        return min(np.abs(np.roll(o, k, 0) - p).max() for k in range(4))
-
-    right = []
-    for image, labels in render_scenes("hanafuda", ("mantia",), range(9, 129, 10)):
-        cards = [t for t in labels.cards if t.visible >= 0.9 and t.face_up]
-        boxes = [(*np.min(t.polygon, axis=0), *np.max(t.polygon, axis=0)) for t in cards]
-        polys = rec.outlines(image, [Detection(tuple(map(float, b)), True, 0.9) for b in boxes])
-        for t, b, o in zip(cards, boxes, polys, strict=True):
-            p = np.array(t.polygon)
-            both = leans(b, rec.aspect)
-            if len(both) == 2 and abs(error(both[0], p) - error(both[1], p)) > 6:  # the leans differ plainly
-                right.append(error(o, p) == min(error(q, p) for q in both))
-    assert len(right) >= 10
-    assert np.mean(right) >= 0.96, right
+    polys, probs, embs = rec.named_outlines(image, [det], score)
+    assert seen == [1] and np.allclose(polys[0], upright(np.array(poly))) and embs.shape == (1, 4)
+    polys, probs, embs = rec.named_outlines(image, [])
+    assert polys == [] and probs.shape == (0, len(rec.classifier.names))
+    with pytest.raises(ValueError, match="rotated rectangle"):  # an axis-aligned box alone is no outline
+        rec.named_outlines(image, [Detection(det.box, True, 0.9)])
 
 
 def test_recognised_outlines_fit_the_cards(rec):
-    """The shipped detector's outlines (its own rectangles, or the lean chosen in its boxes) lie
-    within a few percent of the card's long side of the true corners, on any-view test scenes."""
+    """The shipped detector's outlines (its own rotated rectangles) lie within a few percent of the
+    card's long side of the true corners, on any-view test scenes."""
     errors = []
     for image, labels in render_scenes("hanafuda", ("mantia",), range(9, 129, 10)):
         dets = rec.detector.detect([image])[0]

@@ -1,4 +1,4 @@
-"""Pure parts of recognition: box → outline angle, calibration fitting, profile blending, crops."""
+"""Pure parts of recognition: detector decoding, calibration fitting, profile blending, crops."""
 
 from __future__ import annotations
 
@@ -11,27 +11,8 @@ from vision.cardcrop import half_turn, jitter_polygon, square_crop, upright  # n
 from vision.recognise.classifier import temper  # noqa: E402
 from vision.recognise.confidence import fit, val_seeds  # noqa: E402
 from vision.recognise.evaluate import box_iou, match  # noqa: E402
-from vision.recognise.geometry import box_angle, rectangle  # noqa: E402
 from vision.recognise.profile import blend  # noqa: E402
 from vision.synth.labels import CardLabel  # noqa: E402
-
-R = 54 / 87
-
-
-@pytest.mark.parametrize("angle", [0.0, 10.0, 33.0, 45.0, 60.0, 89.0])
-def test_box_angle_inverts_the_bounding_box(angle):
-    poly = rectangle((0, 0, 1, 1), R, angle)  # any rectangle at that angle
-    lo, hi = poly.min(axis=0), poly.max(axis=0)
-    assert box_angle((lo[0], lo[1], hi[0], hi[1]), R) == pytest.approx(angle, abs=1e-6)
-
-
-def test_rectangle_fits_its_box_and_keeps_the_aspect():
-    ref = rectangle((0, 0, 1, 1), R, 30.0) * 100 + 40  # a card at 30°, then its box
-    box = (*ref.min(axis=0), *ref.max(axis=0))
-    poly = rectangle(box, R, 30.0)
-    assert np.allclose(poly, ref, atol=1e-6)
-    sides = sorted([np.linalg.norm(poly[1] - poly[0]), np.linalg.norm(poly[2] - poly[1])])
-    assert sides[0] / sides[1] == pytest.approx(R, rel=1e-6)
 
 
 def test_upright_lists_a_short_edge_first_clockwise():
@@ -173,94 +154,12 @@ def test_an_oriented_rectangle_is_clipped_to_the_frame_in_its_box_only():
     assert min(x for x, _ in d.polygon) == pytest.approx(-5, abs=1e-3)  # the whole card, past the edge
 
 
-def test_a_fused_rectangle_is_the_weighted_mean_of_those_it_suppressed():
-    from vision.recognise.detector import decode, fused
-
-    # three views of one card: the same rectangle written long side first, short side first (turned
-    # by 90°) and turned by a half turn, 2 px apart; a fourth rectangle elsewhere takes no part
-    rects = [((100.0, 100.0), (80.0, 20.0), 10.0), ((102.0, 100.0), (20.0, 80.0), 100.0),
-             ((100.0, 103.0), (80.0, 20.0), 190.0), ((300.0, 300.0), (80.0, 20.0), 10.0)]
-    (x, y), (a, b), t = fused(rects, np.array([0.5, 0.25, 0.25, 0.9]), 0, 0.7)
-    assert (x, y) == pytest.approx((100.5, 100.75))
-    assert (a, b) == pytest.approx((80, 20)) and t % 180 == pytest.approx(10)
-    # a turn of 179° is 1° the other way, not a mean of 94.5°
-    (_, _), (_, _), t = fused([((0.0, 0.0), (80.0, 20.0), 1.0), ((0.0, 0.0), (80.0, 20.0), 178.0)],
-                              np.array([0.5, 0.5]), 0, 0.7)
-    assert (t + 90) % 180 - 90 == pytest.approx(-0.5)
-    # through decode: two anchors on one card give one detection between them
-    rows = [[100, 100, 20, 80, 0.9, 0.0, 0.0], [102, 100, 20, 80, 0.9, 0.0, 0.0]]
-    (plain,) = decode(_raw(rows), 1.0, (400, 400), 0.3, 0.7, oriented=True)
-    (mean,) = decode(_raw(rows), 1.0, (400, 400), 0.3, 0.7, oriented=True, fuse=True)
-    assert np.mean(plain.polygon, axis=0)[0] in (pytest.approx(100), pytest.approx(102))
-    assert np.mean(mean.polygon, axis=0) == pytest.approx((101, 100))
-
-
-def test_a_mirrored_view_joins_the_frame_mirrored_back():
+def test_an_axis_aligned_detection_is_its_box():
     from vision.recognise.detector import decode
 
-    # the frame: a card at x = 100 turned by 20°; its mirror image (frame 400 px wide) shows it at
-    # x = 300 turned by -20°, and a card the frame's own view missed, at mirrored x = 50
-    frame = _raw([[100, 100, 20, 80, 0.9, 0.0, np.radians(20)]])
-    mirrored = _raw([[300, 100, 20, 80, 0.8, 0.0, np.radians(-20)], [50, 200, 20, 80, 0.6, 0.0, 0.0]])
-    dets = decode(frame, 1.0, (400, 300), 0.3, 0.7, oriented=True, mirrored=mirrored, fuse=True)
-    assert len(dets) == 2
-    first = np.array(dets[0].polygon)
-    ref = np.array(decode(frame, 1.0, (400, 300), 0.3, 0.7, oriented=True)[0].polygon)
-    assert np.array(sorted(map(tuple, first))) == pytest.approx(np.array(sorted(map(tuple, ref))), abs=1e-3)
-    assert np.mean(dets[1].polygon, axis=0) == pytest.approx((350, 200))
-    with pytest.raises(ValueError, match="oriented"):
-        decode(frame, 1.0, (400, 300), 0.3, 0.7, fuse=True)
-
-
-def _corner_row(box, corners, conf, card=0.9, back=0.0):
-    """A corner detector's raw column: box centre and size, 2 class scores, (x, y, confidence) × 4."""
-    x0, y0, x1, y1 = box
-    row = [(x0 + x1) / 2, (y0 + y1) / 2, x1 - x0, y1 - y0, card, back]
-    for (x, y), c in zip(corners, conf, strict=True):
-        row += [x, y, c]
-    return row
-
-
-def test_a_corner_detection_keeps_its_trapezoid():
-    from vision.recognise.detector import decode
-
-    # at input scale 0.5: a card seen at a slant, narrower at the top (a trapezoid, no rectangle)
-    trapezoid = [(110, 40), (150, 40), (160, 120), (100, 120)]
-    raw = _raw([_corner_row((100, 40, 160, 120), trapezoid, [0.9] * 4)])
-    (d,) = decode(raw, 0.5, (640, 480), 0.3, 0.7, keypoints=4)
-    assert d.box == pytest.approx((200, 80, 320, 240))
-    assert np.array(d.polygon) == pytest.approx(np.array(trapezoid) * 2)  # in the order found
-
-
-def test_a_missing_corner_completes_the_parallelogram_and_two_give_up():
-    from vision.recognise.detector import corner_outline
-
-    corners = np.array([[10.0, 10], [50, 10], [50, 80], [10, 80]])
-    lost = corners.copy()
-    lost[2] = (0, 0)  # outside the frame: the network was never taught where
-    quad = corner_outline(lost, np.array([0.9, 0.8, 0.1, 0.7]), (10, 10, 50, 80))
-    assert quad == pytest.approx(corners)
-    assert corner_outline(lost, np.array([0.9, 0.2, 0.1, 0.7]), (10, 10, 50, 80)) is None
-
-
-def test_implausible_corners_fall_back_to_the_box():
-    from vision.recognise.detector import corner_outline, decode
-
-    crossed = [(10, 10), (50, 80), (50, 10), (10, 80)]  # a bow tie, not a card
-    collapsed = [(28, 44), (32, 44), (32, 48), (28, 48)]  # a card's worth of box, corners in its middle
-    # each corner half-way to the next (the corner order's jump, learnt as an average): a diamond
-    # covering half the box, whose bounds are the box's but shrunk by the card's tilt
-    midway = [(30, 10), (50, 45), (30, 80), (10, 45)]
-    shrunk = [(20, 25), (45, 25), (45, 70), (20, 70)]  # a rectangle well inside the box
-    assert corner_outline(np.array(midway, float), np.ones(4), (10, 10, 50, 80)) is not None
-    for corners in (crossed, collapsed, shrunk):
-        (d,) = decode(_raw([_corner_row((10, 10, 50, 80), corners, [0.9] * 4)]), 1.0, (100, 100), 0.3, 0.7,
-                      keypoints=4)
-        assert d.polygon is None and d.box == pytest.approx((10, 10, 50, 80))
-    # a card at the frame's edge: its outline reaches past the frame, its box stops there
-    (d,) = decode(_raw([_corner_row((0, 10, 40, 80), [(-10, 10), (40, 10), (40, 80), (-10, 80)], [0.9] * 4)]),
-                  1.0, (100, 100), 0.3, 0.7, keypoints=4)
-    assert d.polygon is not None and min(x for x, _ in d.polygon) == pytest.approx(-10)
+    # the corner-index detector's raw output (cx, cy, w, h, index) × anchors, at input scale 0.5
+    (d,) = decode(np.array([[50, 40, 10, 16, 0.8], [51, 40, 10, 16, 0.6]], np.float32).T, 0.5, (640, 480), 0.3, 0.7)
+    assert d.box == pytest.approx((90, 64, 110, 96)) and d.polygon is None and d.score == pytest.approx(0.8)
 
 
 def test_a_face_up_card_found_twice_is_kept_once_and_backs_are_left_alone():

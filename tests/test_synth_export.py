@@ -95,48 +95,6 @@ def test_obb_labels(tmp_path):
         assert all(0.0 <= float(v) <= 1.0 for v in parts[1:])
 
 
-def test_box_order_starts_nearest_the_bounds_top_left_whichever_way_up_the_card_lies():
-    from vision.synth.export import box_order
-
-    card = [(0, 0), (10, 0), (10, 20), (0, 20)]
-    for k in range(4):  # printed the other way up or a quarter turn round: the same order
-        assert box_order(np.roll(card, k, axis=0)) == pytest.approx(np.array(card, float))
-    assert box_order(card[::-1]) == pytest.approx(np.array(card, float))  # counter-clockwise given
-    tilted = [(12, 0), (20, 14), (8, 21), (0, 7)]  # turned by about 35°
-    # from the left corner (7 px below the top-left of the bounds), not the top one (12 px right of it)
-    assert box_order(np.roll(tilted, 2, axis=0)) == pytest.approx(np.roll(np.array(tilted, float), 1, axis=0))
-
-
-def test_pose_labels_are_boxes_and_the_corners_of_every_card(tmp_path):
-    from vision.synth.export import box_order
-    from vision.synth.labels import SceneLabels
-
-    write_dataset(DatasetSpec("hanafuda", ("mantia",), str(tmp_path), count=8, seed=40, size=(192, 192),
-                              keypoints=True, classes="card"))
-    assert "kpt_shape: [4, 3]" in (tmp_path / "data.yaml").read_text()
-    outside = backs = 0
-    for truth in (tmp_path / "truth").rglob("*.json"):
-        labels = SceneLabels.from_json(truth.read_text())
-        cards = [c for c in labels.cards if c.visible >= 0.25 and c.box[2] - c.box[0] >= 2 and c.box[3] - c.box[1] >= 2]
-        lines = (tmp_path / "labels" / truth.parent.name / f"{truth.stem}.txt").read_text().splitlines()
-        assert len(lines) == len(cards)
-        for card, line in zip(cards, lines, strict=True):
-            v = [float(x) for x in line.split()]
-            coords = v[1:5] + [x for i, x in enumerate(v[5:]) if i % 3 < 2]
-            assert len(v) == 5 + 12 and all(0 <= x <= 1 for x in coords)
-            x0, y0, x1, y1 = card.box
-            assert v[1:5] == pytest.approx([(x0 + x1) / 384, (y0 + y1) / 384, (x1 - x0) / 192, (y1 - y0) / 192],
-                                           abs=1e-5)
-            for (x, y), (kx, ky, flag) in zip(box_order(card.polygon), np.reshape(v[5:], (4, 3)), strict=True):
-                seen = 0 <= x <= 191 and 0 <= y <= 191
-                assert flag == (2 if seen else 0)
-                if seen:
-                    assert (kx * 192, ky * 192) == pytest.approx((x, y), abs=1e-3)
-                outside += not seen
-            backs += not card.face_up
-    assert outside and backs  # corners outside the frame (not labelled) and backs (labelled) were met
-
-
 def test_split_is_a_function_of_the_seed_alone():
     assert [split_of(s) for s in range(10)] == ["train"] * 8 + ["val", "test"]
     assert all(split_of(s) == split_of(s + 10 * k) for s in range(10) for k in range(1, 5))

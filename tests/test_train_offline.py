@@ -222,7 +222,7 @@ def test_a_new_run_starts_from_an_earlier_runs_weights(detect_run, tmp_path):
 
 
 def _train_from_detector_and_ship(detect_run, tmp_path, task: str):
-    """Trains a one-epoch ``task`` (obb, pose) run seeded from the tiny detector, ships it into a
+    """Trains a one-epoch ``task`` (obb) run seeded from the tiny detector, ships it into a
     models folder; returns (the models folder, the run's train label lines)."""
     first = detect_run["run"]
     run, models = tmp_path / "runs" / f"tiny-{task}", tmp_path / "models"
@@ -252,24 +252,6 @@ def test_an_oriented_detector_starts_from_a_detectors_weights_and_ships(detect_r
 
     for d in decode(out[0], 1.0, (128, 96), 0.0, 0.7, oriented=True):
         assert d.polygon is not None and len(d.polygon) == 4
-
-
-def test_a_corner_detector_starts_from_a_detectors_weights_and_ships(detect_run, tmp_path):
-    models, lines = _train_from_detector_and_ship(detect_run, tmp_path, "pose")
-    assert lines and all(len(line.split()) == 5 + 12 for line in lines)
-    entry = json.loads((models / "hanafuda" / "manifest.json").read_text())["detector"]
-    assert entry["keypoints"] == 4 and "oriented" not in entry and entry["names"] == ["card", "back"]
-    session = ort.InferenceSession(str(models / "hanafuda" / "detector.onnx"), providers=["CPUExecutionProvider"])
-    image = np.random.default_rng(0).random((2, 3, 96, 128), dtype=np.float32)
-    (out,) = session.run(None, {session.get_inputs()[0].name: image})
-    # box, 2 class scores and 4 corners (x, y, confidence), for each of 12·16 + 6·8 + 3·4 anchor cells
-    assert out.shape == (2, 4 + 2 + 12, 252) and np.isfinite(out).all()
-    corner_conf = out[:, 6 + 2::3]
-    assert ((corner_conf >= 0) & (corner_conf <= 1)).all()
-    from vision.recognise.detector import decode
-
-    for d in decode(out[0], 1.0, (128, 96), 0.0, 0.7, keypoints=4):
-        assert d.polygon is None or len(d.polygon) == 4
 
 
 def test_classifier_trains_on_rendered_crops_offline(tmp_path):

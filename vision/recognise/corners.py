@@ -9,8 +9,7 @@ Their readings are merged with the whole-card recognition (:func:`merge`):
 
 - a reading whose centre lies inside a whole card's outline belongs to that card (to the card
   with a corner nearest to it, when outlines overlap: an index sits in a corner); a card with
-  readings is named from them — the product of the readings' probabilities, times the whole-card
-  classifier's probabilities raised to ``card_weight`` (0: the index alone decides); confident
+  readings is named from them alone — the product of the readings' probabilities; confident
   readings inside one outline that name different cards are different cards (``split_prob``: an
   outline round a fanned hand), the outline keeping the name most of them give;
 - the remaining readings name cards seen only by a corner (``index_only``): readings with the
@@ -72,16 +71,12 @@ class IndexParams:
     """How index readings are trusted (see the module docstring)."""
 
     min_prob: float = 0.5
-    card_weight: float = 0.0
     unsure_below: float = 0.9
     turns: int = 1
     """Views per index crop (:attr:`IndexReader.turns`)."""
     unread_min: float = 0.0
-    """In a frame where indices were read, a whole card big enough for its index to be read
-    (``readable_px``) but with no reading is kept only when the whole-card classifier is at least
-    this confident (0: always kept)."""
-    readable_px: float = 12.0
-    """Index height (px at the index detector's input) from which a card's index counts as readable."""
+    """In a close-up (``close_px``), a face-up whole card with no reading is kept only when the
+    whole-card classifier is at least this confident (0: always kept)."""
     split_prob: float = 1.01
     """Readings inside one outline that name different cards, each at least this confident, are
     different cards (one outline round a fanned hand or a pile): the outline keeps the name most
@@ -101,8 +96,8 @@ class IndexParams:
 
     @classmethod
     def from_manifest(cls, index: dict) -> IndexParams:
-        kw = {k: float(index[k]) for k in ("min_prob", "card_weight", "unsure_below", "unread_min", "readable_px",
-                                                   "close_px", "split_prob", "factor_weight")
+        kw = {k: float(index[k]) for k in ("min_prob", "unsure_below", "unread_min", "close_px", "split_prob",
+                                           "factor_weight")
               if k in index}
         return cls(**kw, turns=int(index.get("turns", 1)), skip_unreadable=bool(index.get("skip_unreadable", False)))
 
@@ -227,14 +222,9 @@ def owner(reading: IndexReading, polygons: Sequence[np.ndarray]) -> int | None:
     return best
 
 
-def combine(readings: Sequence[IndexReading], index_names: Sequence[str], card_probs: np.ndarray | None = None,
-            card_names: Sequence[str] | None = None, card_weight: float = 0.0) -> np.ndarray:
-    """Probabilities over ``index_names`` from several readings of one card (and its whole-card classification)."""
+def combine(readings: Sequence[IndexReading]) -> np.ndarray:
+    """Probabilities over the index classifier's names from several readings of one card (their product)."""
     logp = np.sum([np.log(np.clip(r.probs, 1e-9, 1.0)) for r in readings], axis=0)
-    if card_probs is not None and card_weight > 0 and card_names is not None:
-        where = {n: i for i, n in enumerate(card_names)}
-        cp = np.array([card_probs[where[n]] if n in where else 1e-9 for n in index_names])
-        logp = logp + card_weight * np.log(np.clip(cp, 1e-9, 1.0))
     logp = logp - logp.max()
     p = np.exp(logp)
     return p / p.sum()
@@ -282,17 +272,16 @@ def split(readings: Sequence[IndexReading], index_names: Sequence[str],
     return own, [r for r in readings if label(r) != mine and label(r) in groups]
 
 
-def merge(cards: list, card_probs: Sequence[np.ndarray], card_names: Sequence[str], readings: Sequence[IndexReading],
-          index_names: Sequence[str], params: IndexParams, scale: float = 0.0) -> list:
+def merge(cards: list, readings: Sequence[IndexReading], index_names: Sequence[str], params: IndexParams,
+          scale: float = 0.0) -> list:
     """``cards`` (``RecognisedCard``) named again from their index readings, plus cards seen only by an index.
 
     In a close-up (not a whole table seen from above), a face-up card with no reading is dropped
-    when it is :func:`readable` at ``scale`` (the index detector's input scale; 0: never) and its
-    confidence is below ``params.unread_min``: the whole-card path's guess that the reader did not
-    confirm. A frame with kept readings is a close-up when their median size is at least
-    ``params.close_px`` at ``scale``; in a frame where nothing was read, each card is judged by
-    the index its own outline implies (:func:`readable` at ``close_px``): a card that big would
-    have had its index read.
+    when its confidence is below ``params.unread_min``: the whole-card path's guess that the reader
+    did not confirm. A frame with kept readings is a close-up when their median size is at least
+    ``params.close_px`` at ``scale`` (the index detector's input scale); in a frame where nothing
+    was read, each card is judged by the index its own outline implies (:func:`readable` at
+    ``close_px``; never at ``scale`` 0): a card that big would have had its index read.
     """
     kept = [r for r in readings if float(r.probs.max()) >= params.min_prob]
     polys = [np.asarray(c.polygon) for c in cards]
@@ -314,21 +303,20 @@ def merge(cards: list, card_probs: Sequence[np.ndarray], card_names: Sequence[st
     for i, card in enumerate(cards):
         rs = mine.get(i)
         if not rs:
-            if not (card.face_up and card.confidence < params.unread_min and close_up(card)
-                    and readable(card.polygon, scale, params.readable_px)):
+            if not (card.face_up and card.confidence < params.unread_min and close_up(card)):
                 out.append(card)
             continue
         rs, others = split(rs, index_names, params.split_prob)
         for r in others:
             loose.setdefault(index_names[int(r.probs.argmax())], []).append(r)
-        p = combine(rs, index_names, card_probs[i], card_names, params.card_weight)
+        p = combine(rs)
         out.append(_named(card, p, index_names, params))
     out = one_of_each(out)
     named = {c.label for c in out if c.face_up}
     for label, rs in loose.items():
         if label in named:  # the other corner of a card already named (one deck: each card once)
             continue
-        p = combine(rs, index_names)
+        p = combine(rs)
         card = _loose_card(label, max(rs, key=lambda r: r.score))
         out.append(_named(card, p, index_names, params))
     return out

@@ -59,12 +59,11 @@ class Manifest:
     index_suit_classifier: dict = field(default_factory=dict)
     """Playing cards: classifier of an index's suit (optional; with ``index_rank_classifier``)."""
     index: dict = field(default_factory=dict)
-    """Thresholds of the index readings (``min_prob``, ``card_weight``, ``unsure_below``)."""
+    """Thresholds of the index readings (``min_prob``, ``unsure_below``, …: :class:`vision.recognise.corners.IndexParams`)."""
     recognition: dict = field(default_factory=dict)
-    """How the named cards are kept: ``one_of_each`` (drop a face-up card found twice,
-    :mod:`vision.recognise.duplicates`; the index reader's merge always does), ``one_deck`` (name a
-    frame's face-up cards together, no name more often than one deck holds it,
-    :mod:`vision.recognise.one_deck`), ``turn_below`` (:class:`vision.recognise.classifier.CardClassifier`)."""
+    """How the named cards are kept: ``one_deck`` (name a frame's face-up cards together, no name
+    more often than one deck holds it, :mod:`vision.recognise.one_deck`), ``turn_below``
+    (:class:`vision.recognise.classifier.CardClassifier`)."""
 
     @property
     def styles(self) -> tuple[str, ...]:

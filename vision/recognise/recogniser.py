@@ -1,18 +1,17 @@
 """Recognition: a top-down frame of a table → every card in it, named, outlined, with a confidence.
 
-Pipeline per batch of frames: the detector finds cards and backs (:mod:`.detector`); an oriented
-detector's rectangle or a corner detector's four corners are the card's outline, while an
-axis-aligned box allows one or two, the card leaning at +φ or −φ (:func:`.geometry.leans`); each
-outline is cropped square and classified (:mod:`.classifier`), blended with the user's deck profile
-when one is loaded (:mod:`.profile`), and the outline whose answer is the most confident names the
-card.
+Pipeline per batch of frames: the oriented detector finds cards and backs, each card's rotated
+rectangle its outline (:mod:`.detector`); each outline is cropped square and classified
+(:mod:`.classifier`), blended with the user's deck profile when one is loaded (:mod:`.profile`).
 The classifier decides face up or down (its classes include the back); the detector's own
-face-up/back guess is kept as ``detector_face_up``.
+face-up/back guess is kept as ``detector_face_up``. A face-up card found twice is kept once
+(:func:`.duplicates.one_of_each`) and, with the manifest's ``recognition.one_deck``, a frame's
+face-up cards are named as one deck (:mod:`.one_deck`).
 
 With the manifest's ``calibration.both_ways`` each crop is also classified turned 180° and the two
 views averaged; ``recognition.turn_below`` limits that to the crops whose one view is below that
-probability (chosen by ``bench/turn_below.py``: the same cards named, about a quarter less time),
-except with a deck profile, which was made with every crop turned.
+probability (the same cards named, about a quarter less time: docs/decisions.md), except with a
+deck profile, which was made with every crop turned.
 
 A card is ``unsure`` when its calibrated confidence is below the manifest's ``unsure_below``
 (chosen on held-out rendered scenes so that the sure answers are right at least 99.5 % of the
@@ -26,7 +25,6 @@ Playing cards whose manifest has corner-index models are also read by their prin
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass, replace
@@ -40,7 +38,6 @@ from vision.recognise.classifier import CardClassifier
 from vision.recognise.corners import IndexParams, IndexReader, merge, needs_reading
 from vision.recognise.detector import CardDetector, Detection
 from vision.recognise.duplicates import one_of_each, one_outline_each
-from vision.recognise.geometry import leans
 from vision.recognise.manifest import Manifest, file_sha256, load_manifest
 from vision.recognise.one_deck import assigned, capacities
 from vision.recognise.profile import DeckProfile, blend, load_profile
@@ -109,6 +106,13 @@ class RecognisedCard:
                 "named_by": self.named_by, "index_only": self.index_only}
 
 
+def _outline(detection: Detection) -> np.ndarray:
+    """A detection's rotated rectangle, portrait-first; ValueError for an axis-aligned box."""
+    if detection.polygon is None:
+        raise ValueError("a card detection needs its rotated rectangle (an oriented detector's)")
+    return upright(np.asarray(detection.polygon, np.float64))
+
+
 class Recogniser:
     """Recognises one deck's cards; load once, call per frame or per batch of frames."""
 
@@ -119,6 +123,9 @@ class Recogniser:
         m = self.manifest
         self.deck = deck
         det = m.detector
+        if not det.get("oriented", False):
+            raise ValueError(f"{m.folder / 'manifest.json'}: the card detector must give rotated rectangles "
+                             "(\"oriented\": true; train obb)")
         self.detector = CardDetector.from_manifest(load_network(m.detector_stem, backends, "detector"), det, detector_size)
         cls = m.classifier
         if not cls:
@@ -154,9 +161,6 @@ class Recogniser:
                 CardDetector.from_manifest(load_network(m.folder / idet["stem"], backends, "detector"), idet, default_size=320),
                 CardClassifier(load_network(m.folder / icls["stem"], backends), icls["names"], icls["side"]),
                 self.index_params.turns, *(factors or (None, None)), self.index_params.factor_weight)
-        self.one_of_each = bool(m.recognition.get("one_of_each", False))
-        """Whether a face-up card found twice is kept once (:func:`~vision.recognise.duplicates.one_of_each`;
-        with an index reader its merge always does)."""
         self.one_deck = m.recognition.get("one_deck", False)
         """Whether the face-up cards of a frame are named together, no name given to more cards than
         one deck holds (:mod:`~vision.recognise.one_deck`; without an index reader)."""
@@ -224,73 +228,34 @@ class Recogniser:
             return float(self.profile.meta["unsure_below"])
         return self.unsure_below
 
-    def candidates(self, detection: Detection) -> list[np.ndarray]:
-        """The outlines a detection allows, portrait-first: an oriented detector's rectangle or a
-        corner detector's quadrilateral, else the one or two leans of its axis-aligned box
-        (:func:`vision.recognise.geometry.leans`)."""
-        if detection.polygon is not None:
-            return [upright(np.asarray(detection.polygon, np.float64))]
-        return [upright(q) for q in leans(detection.box, self.aspect)]
-
     def outlines(self, frame: np.ndarray, detections: Sequence[Detection]) -> list[np.ndarray]:
-        """Oriented outlines of ``detections`` in ``frame`` (see :meth:`named_outlines`)."""
+        """Outlines of ``detections`` in ``frame``, portrait-first (see :meth:`named_outlines`)."""
         return self.named_outlines(frame, detections)[0]
 
     def named_outlines(self, frame: np.ndarray, detections: Sequence[Detection],
                        score: Callable[[Sequence[np.ndarray]], tuple[np.ndarray, np.ndarray]] | None = None,
                        ) -> tuple[list[np.ndarray], np.ndarray, np.ndarray]:
-        """(outline, probabilities, embeddings) of each of ``detections`` in ``frame``.
+        """(outline, probabilities, embeddings) of each of ``detections`` in ``frame``: its rotated
+        rectangle, portrait-first (:func:`vision.cardcrop.upright`), and what ``score`` makes of its
+        crop. ``score`` maps crops to (probabilities, embeddings); default :meth:`probabilities`
+        (calibrated, the profile blended in)."""
+        return self._outlined([frame], [detections], score)[0]
 
-        Of the outlines a detection allows (:meth:`candidates`), each detection keeps
-        the one whose highest probability is the highest: the crop that looks most like some card is
-        the one cut along the card. ``score`` maps crops to (probabilities, embeddings); default
-        :meth:`probabilities` (calibrated, the profile blended in)."""
-        return self._choose([frame], [detections], score)[0]
-
-    def _choose(self, frames: Sequence[np.ndarray], detections: Sequence[Sequence[Detection]], score=None,
-                ) -> list[tuple[list[np.ndarray], np.ndarray, np.ndarray]]:
+    def _outlined(self, frames: Sequence[np.ndarray], detections: Sequence[Sequence[Detection]], score=None,
+                  ) -> list[tuple[list[np.ndarray], np.ndarray, np.ndarray]]:
         """:meth:`named_outlines` of every frame, all frames' crops classified together."""
         score = score or self.probabilities
-        candidates, owner, crops = [], [], []
-        for f, (frame, ds) in enumerate(zip(frames, detections, strict=True)):
-            for k, d in enumerate(ds):
-                polys = self.candidates(d)
-                candidates += polys
-                owner += [(f, k)] * len(polys)
-                crops += self.classifier.crops(frame, polys)
-        n = len(self.classifier.names)
+        outlines = [[_outline(d) for d in ds] for ds in detections]
+        crops = [c for frame, polys in zip(frames, outlines, strict=True) for c in self.classifier.crops(frame, polys)]
         if not crops:
+            n = len(self.classifier.names)
             return [([], np.zeros((0, n)), np.zeros((0, 0), np.float32)) for _ in frames]
-        probs, embs = self._scored(crops, owner, score)
-        best: dict[tuple[int, int], int] = {}
-        top = probs.max(axis=1)
-        for j, key in enumerate(owner):
-            if key not in best or top[j] > top[best[key]]:
-                best[key] = j
-        out = []
-        for f, ds in enumerate(detections):
-            picks = [best[(f, k)] for k in range(len(ds))]
-            out.append(([candidates[j] for j in picks], probs[picks], embs[picks]))
+        probs, embs = score(crops)
+        out, k = [], 0
+        for polys in outlines:
+            out.append((polys, probs[k:k + len(polys)], embs[k:k + len(polys)]))
+            k += len(polys)
         return out
-
-    def _scored(self, crops: list[np.ndarray], owner: list, score) -> tuple[np.ndarray, np.ndarray]:
-        """``score(crops)``, except that the crops of a detection allowing two outlines are all turned
-        180° (the classifier's ``turn_below`` set aside for them): the outline is chosen by its highest
-        probability, which must come from the same views for both."""
-        shared = {key for key, n in Counter(owner).items() if n > 1}
-        if not shared or self.classifier.turn_below is None:
-            return score(crops)
-        two = [j for j, key in enumerate(owner) if key in shared]
-        one = [j for j, key in enumerate(owner) if key not in shared]
-        with self.classifier.turning_every_crop():
-            p2, e2 = score([crops[j] for j in two])
-        p1, e1 = score([crops[j] for j in one]) if one else (None, None)
-        probs = np.zeros((len(crops), p2.shape[1]), p2.dtype)
-        embs = np.zeros((len(crops), e2.shape[1]), e2.dtype)
-        probs[two], embs[two] = p2, e2
-        if one:
-            probs[one], embs[one] = p1, e1
-        return probs, embs
 
     def probabilities(self, crops: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
         """(calibrated probabilities, embeddings) of crops, with the profile blended in if loaded.
@@ -319,13 +284,13 @@ class Recogniser:
         wanted = [i for i, c in enumerate(cards) if needs_reading(c, scale, params)]
         read = dict(zip(wanted, self.index_reader.read([frames[i] for i in wanted]) if wanted else [], strict=True))
         readings = [read.get(i, []) for i in range(len(frames))]
-        return [one_outline_each(merge(c, p, self.classifier.names, r, self.index_reader.names, params, scale))
-                for c, p, r in zip(cards, probs, readings, strict=True)]
+        return [one_outline_each(merge(c, r, self.index_reader.names, params, scale))
+                for c, r in zip(cards, readings, strict=True)]
 
     def _kept(self, cards: list[RecognisedCard], probs: np.ndarray) -> list[RecognisedCard]:
-        """One frame's whole cards with a card found twice kept once (``one_of_each``) and the face-up
-        cards named as one deck (``one_deck``)."""
-        kept = one_of_each(cards) if self.one_of_each else cards
+        """One frame's whole cards with a card found twice kept once (:func:`one_of_each`) and the
+        face-up cards named as one deck (``one_deck``)."""
+        kept = one_of_each(cards)
         if not self.one_deck:
             return kept
         row = {id(c): i for i, c in enumerate(cards)}
@@ -359,7 +324,7 @@ class Recogniser:
                          ) -> tuple[list[list[RecognisedCard]], list[np.ndarray]]:
         """The cards the whole-card classifier names at each frame's ``detections``, and their probabilities."""
         out, per_frame = [], []
-        for ds, (polys, probs, _) in zip(detections, self._choose(frames, detections), strict=True):
+        for ds, (polys, probs, _) in zip(detections, self._outlined(frames, detections), strict=True):
             out.append([self._card(d, p, probs[i]) for i, (d, p) in enumerate(zip(ds, polys, strict=True))])
             per_frame.append(probs)
         return out, per_frame

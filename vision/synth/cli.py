@@ -1,7 +1,7 @@
 """The ``synth`` command line: render datasets and contact sheets.
 
     synth dataset --deck hanafuda|playing --style mantia[,classic] [--art-dir DIR] --count N
-                  --seed S [--size 640|WxH] --out DIR [--obb | --keypoints] [--crops] [--classes SCHEME]
+                  --seed S [--size 640|WxH] --out DIR [--obb] [--crops] [--classes SCHEME]
                   [--min-visible F] [--format jpg|png] [--workers N]
     synth sheet --out docs/synth_contact_sheet.jpg [--art-dir DIR] [--seed S] [--outlines]
     synth styles --deck hanafuda|playing [--art-dir DIR]
@@ -47,10 +47,7 @@ def _parser() -> argparse.ArgumentParser:
     d.add_argument("--seed", type=int, default=0, help="first scene seed (scenes use seed … seed+count-1)")
     d.add_argument("--size", type=_size, default=(640, 640), help="image size: 640 or WxH (pixels)")
     d.add_argument("--out", required=True, help="output folder")
-    kind = d.add_mutually_exclusive_group()
-    kind.add_argument("--obb", action="store_true", help="oriented boxes (ultralytics OBB) instead of boxes")
-    kind.add_argument("--keypoints", action="store_true",
-                      help="boxes and each face-up card's four corners (ultralytics pose)")
+    d.add_argument("--obb", action="store_true", help="oriented boxes (ultralytics OBB) instead of boxes")
     d.add_argument("--crops", action="store_true", help="also write rectified classification crops")
     d.add_argument("--classes", default="recognition", choices=SCHEMES, help="class naming scheme")
     d.add_argument("--min-visible", type=float, default=0.25, help="label cards at least this visible (0-1)")
@@ -134,7 +131,7 @@ def main(argv: list[str] | None = None) -> int:
             raise ValueError("--min-visible must be between 0 and 1")
         spec = DatasetSpec(
             deck=args.deck, styles=styles, out=args.out, count=args.count, seed=args.seed, size=args.size,
-            art_dir=args.art_dir, obb=args.obb, keypoints=args.keypoints, crops=args.crops, classes=args.classes,
+            art_dir=args.art_dir, obb=args.obb, crops=args.crops, classes=args.classes,
             min_visible=args.min_visible, image_format=args.image_format, workers=max(1, args.workers),
         )
         start = time.perf_counter()

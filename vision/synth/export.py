@@ -1,12 +1,11 @@
-"""Ultralytics datasets from rendered scenes: detect, OBB or pose labels, classification crops, truth JSON.
+"""Ultralytics datasets from rendered scenes: detect or OBB labels, classification crops, truth JSON.
 
 Layout under the output directory (``<seed>`` zero-padded to 9 digits)::
 
     data.yaml                       ultralytics dataset file (absolute ``path``)
     synth.json                      what was rendered: deck, styles, seeds, class scheme, counts
     images/<split>/<seed>.jpg|png   the image (JPEG quality 95 by default)
-    labels/<split>/<seed>.txt       detect: ``class cx cy w h``; OBB: ``class x1 y1 … x4 y4``; pose:
-                                    ``class cx cy w h`` then ``x y v`` per corner (0..1; v: 2 seen, 0 not)
+    labels/<split>/<seed>.txt       detect: ``class cx cy w h``; OBB: ``class x1 y1 … x4 y4`` (0..1)
     truth/<split>/<seed>.json       full labels (:class:`vision.synth.labels.SceneLabels`)
     crops/<split>/<class>/<seed>_<z>.png   rectified cards (``--crops``; an ultralytics
                                     classification dataset: ``data=<out>/crops``)
@@ -33,7 +32,7 @@ from vision.cardcrop import half_turn, jitter_polygon, square_crop
 from vision.synth.artset import ArtStyle, find_style
 from vision.synth.cardfaces import CARD_SIZE_MM
 from vision.synth.classes import class_names, class_of
-from vision.synth.labels import CardLabel, SceneLabels
+from vision.synth.labels import SceneLabels
 from vision.synth.scene import render, sample_scene
 from vision.synth.tables import background_textures
 
@@ -61,8 +60,6 @@ class DatasetSpec:
     size: tuple[int, int] = (640, 640)
     art_dir: str | None = None
     obb: bool = False
-    keypoints: bool = False
-    """Label each card's box and its four corners as keypoints (ultralytics pose; see :func:`label_lines`)."""
     crops: bool = False
     classes: str = "recognition"
     min_visible: float = 0.25
@@ -113,49 +110,9 @@ def _clip_polygon(poly: np.ndarray, w: int, h: int) -> np.ndarray:
     return np.array(pts)
 
 
-KEYPOINT_SHAPE = (4, 3)
-"""Pose labels: four corners, each x, y and a visibility flag."""
-KEYPOINT_FLIP = (1, 0, 3, 2)
-"""Which corner each one becomes in a mirrored image (top-left ↔ top-right, bottom-right ↔ bottom-left)."""
-
-
-def box_order(polygon) -> np.ndarray:
-    """A card's four corners (clockwise on screen) listed from the one nearest its bounds' top-left
-    corner: of the four starting points, the one whose corners lie nearest, in total squared
-    distance, to the bounds' top-left, top-right, bottom-right and bottom-left.
-
-    This order follows from the outline alone, so a detector can learn it from any card, a back or
-    a card too small to show which way up it lies (the order of the face as printed would need
-    that). It jumps where two starting points tie, about half-way between the card lying straight
-    and lying a quarter turn, a quadrilateral cannot be ordered without such a jump."""
-    p = np.asarray(polygon, np.float64).reshape(4, 2)
-    area = sum(p[i, 0] * p[(i + 1) % 4, 1] - p[(i + 1) % 4, 0] * p[i, 1] for i in range(4))
-    if area < 0:
-        p = p[::-1]
-    (x0, y0), (x1, y1) = p.min(axis=0), p.max(axis=0)
-    target = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
-    costs = [((np.roll(p, -k, axis=0) - target) ** 2).sum() for k in range(4)]
-    return np.roll(p, -int(np.argmin(costs)), axis=0)
-
-
-def _corner_keypoints(card: CardLabel, w: int, h: int) -> str:
-    """A card's corners as pose keypoints in :func:`box_order`: ``x y 2`` for a corner inside the
-    image (also where another card hides it: the detector learns the whole outline), ``0 0 0`` for
-    one outside it."""
-    out = []
-    for x, y in box_order(card.polygon):
-        if 0 <= x <= w - 1 and 0 <= y <= h - 1:
-            out.append(f"{x / w:.6f} {y / h:.6f} 2")
-        else:
-            out.append("0 0 0")
-    return " ".join(out)
-
-
-def label_lines(labels: SceneLabels, names: tuple[str, ...], scheme: str, obb: bool, min_visible: float,
-                keypoints: bool = False) -> list[str]:
+def label_lines(labels: SceneLabels, names: tuple[str, ...], scheme: str, obb: bool, min_visible: float) -> list[str]:
     """Ultralytics label lines (normalised 0..1) for the cards seen at least ``min_visible``: axis
-    boxes, oriented boxes (``obb``), or axis boxes followed by the card's four corners
-    (``keypoints``, ultralytics pose; :func:`box_order`)."""
+    boxes, or oriented boxes (``obb``)."""
     w, h = labels.size
     index = {n: i for i, n in enumerate(names)}
     lines = []
@@ -167,8 +124,7 @@ def label_lines(labels: SceneLabels, names: tuple[str, ...], scheme: str, obb: b
         if x1 - x0 < 2 or y1 - y0 < 2:
             continue
         if not obb:
-            line = f"{cls} {(x0 + x1) / 2 / w:.6f} {(y0 + y1) / 2 / h:.6f} {(x1 - x0) / w:.6f} {(y1 - y0) / h:.6f}"
-            lines.append(f"{line} {_corner_keypoints(c, w, h)}" if keypoints else line)
+            lines.append(f"{cls} {(x0 + x1) / 2 / w:.6f} {(y0 + y1) / 2 / h:.6f} {(x1 - x0) / w:.6f} {(y1 - y0) / h:.6f}")
             continue
         poly = np.array(c.polygon, np.float64)
         if (poly < 0).any() or (poly[:, 0] > w - 1).any() or (poly[:, 1] > h - 1).any():
@@ -184,14 +140,10 @@ def label_lines(labels: SceneLabels, names: tuple[str, ...], scheme: str, obb: b
     return lines
 
 
-def data_yaml(out: Path, names: tuple[str, ...], comment: str, keypoints: bool = False) -> str:
-    """The text of an ultralytics ``data.yaml`` (absolute path; names quoted; the keypoint shape
-    and mirror order for a pose dataset)."""
+def data_yaml(out: Path, names: tuple[str, ...], comment: str) -> str:
+    """The text of an ultralytics ``data.yaml`` (absolute path; names quoted)."""
     lines = [f"# {comment}", f"path: {json.dumps(str(out.resolve()))}", "train: images/train",
-             "val: images/val", "test: images/test", f"nc: {len(names)}"]
-    if keypoints:
-        lines += [f"kpt_shape: {list(KEYPOINT_SHAPE)}", f"flip_idx: {list(KEYPOINT_FLIP)}"]
-    lines += ["names:"]
+             "val: images/val", "test: images/test", f"nc: {len(names)}", "names:"]
     lines += [f"  {i}: {json.dumps(n)}" for i, n in enumerate(names)]
     return "\n".join(lines) + "\n"
 
@@ -217,7 +169,7 @@ def render_one(seed: int) -> tuple[str, int, int]:
     params = [cv2.IMWRITE_PNG_COMPRESSION, 1] if spec.image_format == "png" else [cv2.IMWRITE_JPEG_QUALITY, 95]
     cv2.imwrite(str(out / "images" / split / f"{stem}.{spec.image_format}"), r.image, params)
     (out / "truth" / split / f"{stem}.json").write_text(r.labels.to_json(), encoding="utf-8")
-    lines = label_lines(r.labels, _STATE["names"], spec.classes, spec.obb, spec.min_visible, spec.keypoints)
+    lines = label_lines(r.labels, _STATE["names"], spec.classes, spec.obb, spec.min_visible)
     (out / "labels" / split / f"{stem}.txt").write_text("".join(line + "\n" for line in lines), encoding="utf-8")
     n_crops = 0
     if spec.crops:
@@ -248,8 +200,6 @@ def write_dataset(spec: DatasetSpec) -> dict:
     """Render ``spec.count`` scenes into ``spec.out``; returns the summary also written to synth.json."""
     if spec.count < 1:
         raise ValueError("--count must be at least 1")
-    if spec.obb and spec.keypoints:
-        raise ValueError("a dataset has oriented boxes or corner keypoints, not both")
     if spec.image_format not in ("png", "jpg"):
         raise ValueError(f"unknown image format {spec.image_format!r}; expected png or jpg")
     names = class_names(spec.deck, spec.classes)  # validates deck and scheme early
@@ -276,10 +226,9 @@ def write_dataset(spec: DatasetSpec) -> dict:
         counts[split]["images"] += 1
         counts[split]["labels"] += n_labels
         counts[split]["crops"] += n_crops
-    task = "obb" if spec.obb else "pose" if spec.keypoints else "detect"
+    task = "obb" if spec.obb else "detect"
     (out / "data.yaml").write_text(
-        data_yaml(out, names, f"fudaba synthetic {spec.deck} {task} dataset, seeds {spec.seed}-{spec.seed + spec.count - 1}",
-                  spec.keypoints),
+        data_yaml(out, names, f"fudaba synthetic {spec.deck} {task} dataset, seeds {spec.seed}-{spec.seed + spec.count - 1}"),
         encoding="utf-8",
     )
     summary = {

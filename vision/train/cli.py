@@ -1,11 +1,11 @@
 """The ``train`` command line (``fudaba train …``, ``python -m vision.train …``).
 
-    train detect|obb|pose|classify --deck hanafuda|playing (--data DIR | --render N [--seed S] [--size PX]
+    train detect|obb|classify --deck hanafuda|playing (--data DIR | --render N [--seed S] [--size PX]
           [--style A,B] [--art-dir DIR] [--classes SCHEME] [--restyle SHARE [--restyle-turn STEPS]]
           [--randconv SHARE]) [--real DIR] [--imgsz 320] [--epochs E] [--batch 16] [--time HOURS]
           [--train-seed 0] [--device cpu|0] [--workers N]
           [--patience P] [--weights PT] [--lr0 LR] [--threads N] [--no-plots] --out runs/NAME
-    train detect|obb|pose|classify --out runs/NAME --resume [--time HOURS]
+    train detect|obb|classify --out runs/NAME --resume [--time HOURS]
     train export runs/NAME --format onnx|openvino [--imgsz PX]
     train corner-data --real DIR --out DIR [--side 64] [--copies 4] [--tune 0.1] [--art jumbo,knoll]
                       [--stretch 0] [--invert 0] [--blur 0] [--factors]
@@ -35,7 +35,7 @@ from vision.synth.classes import SCHEMES
 NO_ULTRALYTICS = ("corner-data", "index-tune")
 """Commands that cut data or tune thresholds with the shipped ONNX models: no training environment needed."""
 TASKS = {"detect": "a detector (axis-aligned boxes)", "obb": "a detector of oriented boxes",
-         "pose": "a detector of boxes and each card's four corners", "classify": "a classifier of rectified crops"}
+         "classify": "a classifier of rectified crops"}
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -206,8 +206,6 @@ def _dataset(args: argparse.Namespace, run_dir: Path) -> tuple[str, dict]:
         return str(data_yaml.resolve()), {**record, "data_yaml": str(data_yaml.resolve())}
     if args.deck != "playing":
         raise ValueError("--real holds playing cards: use it with --deck playing")
-    if args.task == "pose":
-        raise ValueError("--real labels corner indices, not card corners: it cannot train a pose run")
     names = datasets.read_names(data_yaml)
     real = datasets.link_real(Path(args.real), names, run_dir / "data" / "real", obb=args.task == "obb")
     merged = datasets.detect_yaml(
@@ -319,9 +317,9 @@ def _index_tune(args: argparse.Namespace) -> int:
     result = corners.tune(rec, Path(args.real), args.tune, conf_min=args.conf_min, turns_max=args.turns_max)
     corners.write_index(rec, result)
     print(f"index thresholds on {result['images']} held-out train images: per-image F1 {result['per_image_f1']:.3f} "
-          f"with detector conf {result['conf']}, min_prob {result['min_prob']}, card_weight {result['card_weight']}, "
+          f"with detector conf {result['conf']}, min_prob {result['min_prob']}, "
           f"{result['turns']} view(s) per index, unread cards kept from confidence {result['unread_min']} "
-          f"(readable from {result['readable_px']} px, in close-ups from {result['close_px']} px), "
+          f"(in close-ups from {result['close_px']} px), "
           f"readings split from confidence {result['split_prob']}, rank × suit weight {result['factor_weight']}, "
           f"unsure below {result['unsure_below']}; "
           f"written to {rec.manifest.folder / 'manifest.json'}")

@@ -246,7 +246,6 @@ def degraded(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 CONF_GRID = (0.05, 0.1, 0.2, 0.3, 0.4, 0.5)
 MIN_PROB_GRID = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8)
 UNREAD_MIN_GRID = (0.0, 0.8, 0.95, 1.01)
-READABLE_PX_GRID = (0.0, 6.0, 12.0)
 CLOSE_PX_GRID = (0.0, 12.0, 16.0, 20.0, 24.0)
 CLOSE_PX_TOLERANCE = 0.005
 """``close_px`` is the largest value whose F1 is within this of the best: the held-out photos are
@@ -254,7 +253,6 @@ all close-ups, and a larger ``close_px`` keeps whole cards on tables seen from a
 UNREAD_MIN_TOLERANCE = 0.005
 """``unread_min`` is the smallest value whose F1 is within this of the grid's best, for the same
 reason: the close-ups favour dropping whole cards no index confirms, a table seen from above does not."""
-CARD_WEIGHT_GRID = (0.0, 0.5, 1.0)
 SPLIT_PROB_GRID = (1.01, 0.95, 0.9, 0.8, 0.7, 0.6, 0.5)
 """``split_prob`` values tried once the grid's best is known (1.01: never split an outline's readings)."""
 TURNS_GRID = (1, 4, 8)
@@ -282,8 +280,8 @@ def tune(rec, real_dir: Path, fraction: float = 0.1, target: float = 0.995, conf
     views of each); ValueError when that leaves no value.
 
     Every held-out image is recognised once per ``TURNS_GRID`` value (index detector at the lowest
-    ``CONF_GRID`` value), then each combination of detector confidence, ``min_prob``, ``card_weight``
-    turns, ``unread_min``, ``readable_px`` and (with rank and suit classifiers) ``factor_weight``
+    ``CONF_GRID`` value), then each combination of detector confidence, ``min_prob``, turns,
+    ``unread_min`` and (with rank and suit classifiers) ``factor_weight``
     (:data:`FACTOR_WEIGHT_GRID`) re-merges the same readings (``close_px`` 0), then
     ``unread_min`` is lowered as far as :data:`UNREAD_MIN_TOLERANCE` allows, then ``split_prob`` is
     chosen from :data:`SPLIT_PROB_GRID` with the rest fixed, then
@@ -306,7 +304,7 @@ def tune(rec, real_dir: Path, fraction: float = 0.1, target: float = 0.995, conf
     weights = FACTOR_WEIGHT_GRID if rec.index_reader.has_factors else (0.0,)
     cases = []
     for _, frame, truth in photo_truths(real_dir, held_out=fraction):
-        cards, probs = rec.whole_cards([frame])
+        cards, _ = rec.whole_cards([frame])
         scale = rec.index_reader.scale(frame)
         readings = {}
         for turns in turns_grid:
@@ -314,25 +312,23 @@ def tune(rec, real_dir: Path, fraction: float = 0.1, target: float = 0.995, conf
             dets, joint, factor = rec.index_reader.read_parts([frame])
             for fw in weights:
                 readings[turns, fw] = rec.index_reader.readings(dets, mix(joint, factor, fw))[0]
-        cases.append((truth, cards[0], probs[0], readings, scale))
+        cases.append((truth, cards[0], readings, scale))
     if not cases:
         raise ValueError(f"no held-out photographs at fraction {fraction} in {real_dir}")
 
     def run(conf: float, params: IndexParams) -> tuple[float, list]:
         f1s, named = [], []
-        for truth, cards, probs, readings, scale in cases:
+        for truth, cards, readings, scale in cases:
             read = readings[params.turns, params.factor_weight] if needs_reading(cards, scale, params) else []
-            merged = merge(cards, probs, rec.classifier.names, [r for r in read if r.score >= conf],
-                           rec.index_reader.names, params, scale)
+            merged = merge(cards, [r for r in read if r.score >= conf], rec.index_reader.names, params, scale)
             up = [c for c in merged if c.face_up and c.card_ids]
             f1s.append(image_f1(truth, {c.card_ids[0] for c in up})[3])
             named += [(c.confidence, c.card_ids[0] in truth) for c in up if c.named_by == "index"]
         return float(np.mean(f1s)), named
 
     skip = rec.index_params.skip_unreadable  # kept as the manifest has it (chosen on validation scenes: docs/decisions.md)
-    grid = [(c, IndexParams(m, w, turns=t, unread_min=u, readable_px=px, factor_weight=fw, skip_unreadable=skip))
-            for c in confs for m in MIN_PROB_GRID for w in CARD_WEIGHT_GRID for t in turns_grid
-            for u in UNREAD_MIN_GRID for px in READABLE_PX_GRID for fw in weights]
+    grid = [(c, IndexParams(m, turns=t, unread_min=u, factor_weight=fw, skip_unreadable=skip))
+            for c in confs for m in MIN_PROB_GRID for t in turns_grid for u in UNREAD_MIN_GRID for fw in weights]
     # ties go to the reader without the rank and suit classifiers (factor_weight 0)
     f1, conf, params = max(((run(c, p)[0], c, p) for c, p in grid), key=lambda x: (x[0], x[2].factor_weight == 0))
     lower = sorted(u for u in UNREAD_MIN_GRID if u < params.unread_min)
@@ -349,8 +345,8 @@ def tune(rec, real_dir: Path, fraction: float = 0.1, target: float = 0.995, conf
     unsure = sure_threshold(np.array([c for c, _ in named]), np.array([r for _, r in named]), target) if named else 1.0
     rec.index_reader.turns = params.turns
     rec.index_reader.factor_weight = params.factor_weight
-    return {"conf": conf, "min_prob": params.min_prob, "card_weight": params.card_weight, "turns": params.turns,
-            "unread_min": params.unread_min, "readable_px": params.readable_px, "close_px": params.close_px,
+    return {"conf": conf, "min_prob": params.min_prob, "turns": params.turns,
+            "unread_min": params.unread_min, "close_px": params.close_px,
             "split_prob": params.split_prob, "factor_weight": params.factor_weight, "skip_unreadable": params.skip_unreadable,
             "unsure_below": round(unsure, 4), "target": target, "per_image_f1": round(f1, 4), "images": len(cases),
             "fraction": fraction, "conf_min": conf_min, "turns_max": turns_max}

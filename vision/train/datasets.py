@@ -44,7 +44,7 @@ class RenderRequest:
     size: int
     """Square image side (px)."""
     task: str
-    """``detect``, ``obb``, ``pose`` or ``classify`` (classify renders rectified crops too)."""
+    """``detect``, ``obb`` or ``classify`` (classify renders rectified crops too)."""
     classes: str
     """Class scheme: ``recognition``, ``ids`` or ``card``."""
     styles: tuple[str, ...]
@@ -61,7 +61,7 @@ def render(req: RenderRequest, out: Path) -> dict:
     """Render ``req`` into ``out``; returns the renderer's summary (also in ``out/synth.json``)."""
     spec = DatasetSpec(
         deck=req.deck, styles=req.styles, out=str(out), count=req.count, seed=req.seed,
-        size=(req.size, req.size), art_dir=req.art_dir, obb=req.task == "obb", keypoints=req.task == "pose",
+        size=(req.size, req.size), art_dir=req.art_dir, obb=req.task == "obb",
         crops=req.task == "classify", classes=req.classes, workers=max(1, req.workers),
         crop_side=req.crop_side, crop_copies=req.crop_copies, crop_jitter=req.crop_jitter,
         crop_min_visible=req.crop_min_visible,

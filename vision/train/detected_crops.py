@@ -1,8 +1,8 @@
-"""Classifier crops cut where the shipped detector and outline finder put each rendered card.
+"""Classifier crops cut where the shipped detector puts each rendered card.
 
 At run time the classifier sees crops of the outline recognition takes for each detection
-(:meth:`vision.recognise.Recogniser.outlines`: an oriented detector's rectangle, or the lean of an
-axis-aligned box the classifier is surer of), not the card's true polygon. On a tilted camera or a
+(:meth:`vision.recognise.Recogniser.outlines`: the oriented detector's rectangle), not the card's
+true polygon. On a tilted camera or a
 partly covered card that outline can be far off (turned the wrong way, too small, a trapezoid taken
 for a rectangle), and a classifier
 trained only on true polygons with a small jitter names such crops much worse than it names the

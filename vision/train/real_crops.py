@@ -2,7 +2,7 @@
 
 The real photos (``shared/datasets/playing-real``) label only the printed corner indices. To teach
 the classifier what real decks look like, the shipped playing-card detector (``models/playing``)
-finds the cards in each train photo, each card's outline is cut as a classifier crop
+finds the cards in each train photo, each card's rotated rectangle is cut as a classifier crop
 (:func:`vision.cardcrop.square_crop`, either way up) and named by the corner labels whose centres
 lie inside the outline — when they all agree; a card with no corner label inside, or with two
 different ones, is left out. Only the train split is used: the val split stays clean for
@@ -25,11 +25,11 @@ def real_crops(real_dir: Path, out_train: Path, names: tuple[str, ...], side: in
     """Write named crops of the real train photos into ``out_train/<class>/``; returns counts."""
     from vision.recognise.backends import load_network
     from vision.recognise.detector import CardDetector
-    from vision.recognise.geometry import gradients, outline
     from vision.recognise.manifest import load_manifest
-    from vision.recognise.recogniser import CARD_ASPECT
 
     manifest = load_manifest("playing", models)
+    if not manifest.detector.get("oriented"):
+        raise ValueError(f"{manifest.folder}: the playing-card detector gives no rotated rectangles (train obb)")
     detector = CardDetector.from_manifest(load_network(manifest.detector_stem, ("onnxruntime", "openvino", "torch"), "detector"),
                                           manifest.detector)
     real_dir = real_dir.resolve()
@@ -55,9 +55,7 @@ def real_crops(real_dir: Path, out_train: Path, names: tuple[str, ...], side: in
                     corners.append((cid, float(parts[1]) * w, float(parts[2]) * h))
         counts["photos"] += 1
         dets = [d for d in detector.detect([frame])[0] if d.face_up]
-        gx, gy = gradients(frame)
-        polys = (np.asarray(d.polygon, np.float64) if d.polygon is not None
-                 else outline(d.box, CARD_ASPECT["playing"], gx, gy) for d in dets)
+        polys = (np.asarray(d.polygon, np.float64) for d in dets)
         for k, poly in enumerate(polys):
             counts["cards_found"] += 1
             contour = poly.astype(np.float32).reshape(-1, 1, 2)

@@ -22,9 +22,8 @@ from pathlib import Path
 
 from vision.train import offline, record
 
-TASKS = ("detect", "obb", "pose", "classify")
-MODEL_YAML = {"detect": "yolo11n.yaml", "obb": "yolo11n-obb.yaml", "pose": "yolo11n-pose.yaml",
-              "classify": "yolo11n-cls.yaml"}
+TASKS = ("detect", "obb", "classify")
+MODEL_YAML = {"detect": "yolo11n.yaml", "obb": "yolo11n-obb.yaml", "classify": "yolo11n-cls.yaml"}
 """The packaged architecture per task (nano: ≈ 0.25 s per image per epoch at 320 px on 2 CPU cores)."""
 
 CLASSIFY_ARGS = {"scale": 0.25, "warmup_epochs": 0.5, "optimizer": "AdamW", "lr0": 0.001}
@@ -42,7 +41,7 @@ class Recipe:
     """Hyper-parameters of one training run (ultralytics' defaults for everything not named here)."""
 
     task: str
-    """``detect``, ``obb``, ``pose`` (boxes and keypoints: a card's four corners) or ``classify``."""
+    """``detect``, ``obb`` or ``classify``."""
     imgsz: int = 320
     """Network input side (px)."""
     epochs: int = 100
@@ -145,9 +144,9 @@ def _yolo(source: str, run_dir: Path, callbacks: Callbacks | None, threads: int 
 def train(recipe: Recipe, data: str, run_dir: Path, callbacks: Callbacks | None = None):
     """Train a new run into ``run_dir`` (``config.json`` must already be written); returns the trainer's metrics.
 
-    ``weights`` of another task (a detector's checkpoint for an OBB or pose run) seed the packaged
+    ``weights`` of another task (a detector's checkpoint for an OBB run) seed the packaged
     model of this task with every layer whose name and shape agree (backbone, neck, box and class
-    branches); the rest (the OBB angle or keypoint branch, class layers of another class count)
+    branches); the rest (the OBB angle branch, class layers of another class count)
     start at random."""
     model = _yolo(recipe.model_source, run_dir, callbacks, recipe.threads)
     if recipe.weights and model.task != recipe.task:

@@ -16,9 +16,10 @@ from pathlib import Path
 from vision.recognise.manifest import file_sha256
 from vision.train import recipe, record
 
-ROLES = {"detect": "detector", "obb": "detector", "pose": "detector", "classify": "classifier"}
-"""Default role of a run by its task; playing cards also have ``index_detector`` and ``index_classifier``
-(and optionally ``index_rank_classifier`` and ``index_suit_classifier``)."""
+ROLES = {"obb": "detector", "classify": "classifier"}
+"""Role of a run by its task (the card detector gives rotated rectangles: an OBB run); playing cards
+also have ``index_detector`` and ``index_classifier`` (and optionally ``index_rank_classifier`` and
+``index_suit_classifier``)."""
 INDEX_ROLES = {"detect": "index_detector", "classify": "index_classifier"}
 REPO_MODELS = Path(__file__).resolve().parents[2] / "models"
 """Where ``ship`` writes by default: the repository's ``models/``."""
@@ -73,10 +74,11 @@ def ship(run_dir: Path, deck: str, out: Path | None = None, size: int | None = N
     run_dir = run_dir.resolve()
     config = record.read_config(run_dir)
     task = config["recipe"]["task"]
-    if task not in ROLES:
-        raise ValueError(f"{run_dir} is a {task} run; ship detect, OBB, pose or classify runs")
     if index and task not in INDEX_ROLES:
         raise ValueError(f"{run_dir} is a {task} run; corner-index models are detect or classify runs")
+    if not index and task not in ROLES:
+        raise ValueError(f"{run_dir} is a {task} run; a card detector is an OBB run, a classifier a classify run "
+                         "(a detect run ships as the corner-index detector: --index)")
     role = (INDEX_ROLES if index else ROLES)[task]
     if part is not None:
         if task != "classify":
@@ -105,8 +107,6 @@ def ship(run_dir: Path, deck: str, out: Path | None = None, size: int | None = N
                  "iou": 0.7, "trained_at": imgsz, "source": source}
         if task == "obb":
             entry["oriented"] = True  # rotated rectangles (vision.recognise.detector)
-        if task == "pose":
-            entry["keypoints"] = int(model.model.kpt_shape[0])  # corners after the classes (vision.recognise.detector)
     manifest_path = folder / "manifest.json"
     manifest = json.loads(manifest_path.read_text(encoding="utf-8")) if manifest_path.is_file() else {"deck": deck}
     manifest[role] = entry
