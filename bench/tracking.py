@@ -254,7 +254,8 @@ def trained_styles(deck: str, models: str | None = None) -> tuple[str, ...]:
     except (ImportError, OSError, ValueError):
         return ()
     styles = set(manifest.styles)
-    argv = (manifest.classifier.get("source") or {}).get("argv") or []
+    source = manifest.classifier.source if manifest.classifier is not None else None
+    argv = (source.argv if source is not None else None) or []
     for flag, value in zip(argv, argv[1:], strict=False):
         if flag == "--style":
             styles.update(s.strip() for s in str(value).split(",") if s.strip())

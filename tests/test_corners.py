@@ -473,19 +473,17 @@ def test_a_frame_is_read_unless_the_gate_is_on_and_a_sure_card_shows_every_card_
     # no face-up card named sure: the whole-card path failed here, its outlines measure nothing
     assert needs_reading([card(small, unsure=True), card(small, face_up=False)], 1.0, on)
     assert not needs_reading([card(small, unsure=True), card(small)], 1.0, on)
-    assert IndexParams.from_manifest({"skip_unreadable": True}).skip_unreadable
-    assert not IndexParams.from_manifest({}).skip_unreadable
 
 
 def test_the_shipped_playing_reader_is_gated_and_reads_rank_and_suit():
     from vision.recognise.manifest import load_manifest
 
     m = load_manifest("playing")
-    params = IndexParams.from_manifest(m.index)
-    assert params.skip_unreadable and params.close_px > 0  # bench/index_gate.py, second gate
-    assert m.index_rank_classifier and m.index_suit_classifier and params.factor_weight > 0  # bench/index_speed.py, second run
+    params = m.index
+    assert params.skip_unreadable and params.close_px > 0  # docs/decisions.md: the reader's gate
+    assert m.index_rank_classifier and m.index_suit_classifier and params.factor_weight > 0  # and its speed
     for entry in (m.index_rank_classifier, m.index_suit_classifier):
-        assert (m.folder / f"{entry['stem']}.onnx").is_file()
+        assert (m.folder / f"{entry.stem}.onnx").is_file()
 
 
 def test_the_gated_recogniser_skips_a_far_table_and_still_reads_a_close_up(monkeypatch):

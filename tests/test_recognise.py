@@ -56,8 +56,8 @@ def test_shipped_models_load_with_their_manifest(rec):
     assert rec.backend == "onnxruntime"
     assert (m.folder / "detector.pt").is_file() and (m.folder / "classifier.pt").is_file()
     assert (m.folder / "README.md").is_file(), "every shipped model has a model card"
-    assert m.classifier["names"][-1] == "back" and "03-plain" in m.classifier["names"]
-    assert m.calibration["temperature"] > 0 and 0 < m.calibration["unsure_below"] < 1
+    assert m.classifier.names[-1] == "back" and "03-plain" in m.classifier.names
+    assert m.calibration.temperature > 0 and 0 < m.calibration.unsure_below < 1
 
 
 def test_recognises_rendered_top_down_frames(rec, frames):
@@ -305,7 +305,7 @@ def test_with_a_deck_profile_every_crop_is_turned(rec, frames):
         assert rec.classifier.turn_below is not None
         rec.probabilities(crops)
         alone = sum(given)
-        dim = rec.manifest.classifier["embedding"]
+        dim = rec.manifest.classifier.embedding
         profile = DeckProfile("hanafuda", rec.classifier_sha256(), rec.classifier.names,
                               np.eye(2, dim, dtype=np.float32), np.array([1, 2]), {"photos": []})
         rec.use_profile(profile)

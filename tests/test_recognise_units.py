@@ -227,15 +227,6 @@ def test_a_crop_is_turned_only_where_its_one_view_is_unsure():
     assert np.allclose(none_turned.raw(crops)[0], CardClassifier(_ByCorner(), ["a", "b"], 4).raw(crops)[0])
 
 
-@pytest.mark.parametrize("value", [0, 1.5, "0.9", True])
-def test_a_wrong_turn_threshold_in_the_manifest_says_what_is_allowed(value):
-    from vision.recognise.recogniser import _turn_below
-
-    with pytest.raises(ValueError, match="turn_below"):
-        _turn_below({"turn_below": value})
-    assert _turn_below({}) is None and _turn_below({"turn_below": 0.99}) == 0.99
-
-
 def _card(label: str, centre, angle: float, conf: float, size=(54.0, 87.0), face_up: bool = True):
     import numpy as np
 

@@ -34,6 +34,7 @@ from vision.cardcrop import index_square, square_crop
 from vision.recognise.classifier import CardClassifier
 from vision.recognise.detector import CardDetector
 from vision.recognise.duplicates import one_of_each
+from vision.recognise.manifest import IndexParams
 
 VIEW_ANGLES = (0.0, 45.0)
 """Angles (degrees) index squares are cut at when :attr:`IndexReader.turns` is 8."""
@@ -64,42 +65,6 @@ def factor_probs(rank_probs: np.ndarray, rank_names: Sequence[str], suit_probs: 
     ri, si = zip(*((r[a], s[b]) for a, b in (card_factors(c) for c in card_names)), strict=True)
     p = np.asarray(rank_probs)[:, list(ri)] * np.asarray(suit_probs)[:, list(si)]
     return p / np.clip(p.sum(axis=1, keepdims=True), 1e-12, None)
-
-
-@dataclass(frozen=True, slots=True)
-class IndexParams:
-    """How index readings are trusted (see the module docstring)."""
-
-    min_prob: float = 0.5
-    unsure_below: float = 0.9
-    turns: int = 1
-    """Views per index crop (:attr:`IndexReader.turns`)."""
-    unread_min: float = 0.0
-    """In a close-up (``close_px``), a face-up whole card with no reading is kept only when the
-    whole-card classifier is at least this confident (0: always kept)."""
-    split_prob: float = 1.01
-    """Readings inside one outline that name different cards, each at least this confident, are
-    different cards (one outline round a fanned hand or a pile): the outline keeps the name most
-    readings give, the others are cards seen by their index. Above 1: never split."""
-    factor_weight: float = 0.0
-    """Weight (0 … 1, log space) of the rank × suit classifiers' reading against the 54-way index
-    classifier's (:func:`mix`; 0: the 54-way classifier alone, 1: the factors alone)."""
-    close_px: float = 0.0
-    """Unconfirmed cards are doubted only in a close-up: a frame whose kept readings have a median
-    size (long side, px at the index detector's input) of at least this. Index boxes of close-up
-    photographs measure about 49 px there (5 % under 19), those of rendered tables 12-16 px."""
-    skip_unreadable: bool = False
-    """Whether the index reader skips a frame where some face-up card was named sure and no card is
-    big enough to show an index of ``close_px`` (:func:`needs_reading`): a table seen from afar,
-    whose indices are too small to read, where the reader would cost time and find only stray
-    readings."""
-
-    @classmethod
-    def from_manifest(cls, index: dict) -> IndexParams:
-        kw = {k: float(index[k]) for k in ("min_prob", "unsure_below", "unread_min", "close_px", "split_prob",
-                                           "factor_weight")
-              if k in index}
-        return cls(**kw, turns=int(index.get("turns", 1)), skip_unreadable=bool(index.get("skip_unreadable", False)))
 
 
 @dataclass(frozen=True, slots=True, eq=False)

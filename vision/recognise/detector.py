@@ -21,6 +21,7 @@ import cv2
 import numpy as np
 
 from vision.recognise.backends import Network
+from vision.recognise.manifest import DetectorSettings
 
 STRIDE = 32
 
@@ -126,12 +127,9 @@ class CardDetector:
         """Whether the network gives rotated rectangles (YOLO OBB) rather than axis-aligned boxes."""
 
     @classmethod
-    def from_manifest(cls, network: Network, entry: dict, size: int | None = None,
-                      default_size: int = 416) -> CardDetector:
-        """The detector a manifest entry describes (``size``, ``conf``, ``iou``, ``oriented``); ``size``
-        overrides the entry's input size, ``default_size`` stands in when it names none."""
-        return cls(network, size or entry.get("size", default_size), entry.get("conf", 0.3), entry.get("iou", 0.7),
-                   bool(entry.get("oriented", False)))
+    def from_manifest(cls, network: Network, entry: DetectorSettings, size: int | None = None) -> CardDetector:
+        """The detector a manifest entry describes; ``size`` overrides its input size."""
+        return cls(network, size or entry.size, entry.conf, entry.iou, entry.oriented)
 
     def detect(self, frames: Sequence[np.ndarray]) -> list[list[Detection]]:
         """Detections per frame (BGR uint8 frames of one size)."""

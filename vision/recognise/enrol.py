@@ -378,7 +378,7 @@ def calibrate_unsure(recogniser: Recogniser, profile: DeckProfile, embeddings: n
     sims, temperature = profile.class_scores(embeddings)
     p = blend(probs, sims, profile.enrolled, recogniser.profile_weight, temperature or recogniser.profile_tau)
     conf, right = p.max(axis=1), p.argmax(axis=1) == labels
-    target = float(recogniser.manifest.calibration.get("target", 0.995))
+    target = recogniser.manifest.calibration.target
     threshold = sure_threshold(conf, right, target)
     return {"unsure_below": round(threshold, 4), "calibration": {
         "cards": int(len(labels)), "accuracy": round(float(right.mean()), 4), "target": target,

@@ -35,10 +35,10 @@ import numpy as np
 from vision.cardcrop import upright
 from vision.recognise.backends import DEFAULT_ORDER, load_network
 from vision.recognise.classifier import CardClassifier
-from vision.recognise.corners import IndexParams, IndexReader, merge, needs_reading
+from vision.recognise.corners import IndexReader, merge, needs_reading
 from vision.recognise.detector import CardDetector, Detection
 from vision.recognise.duplicates import one_of_each, one_outline_each
-from vision.recognise.manifest import Manifest, file_sha256, load_manifest
+from vision.recognise.manifest import IndexParams, Manifest, file_sha256, load_manifest
 from vision.recognise.one_deck import assigned, capacities
 from vision.recognise.profile import DeckProfile, blend, load_profile
 from vision.synth.classes import BACK_IDS
@@ -58,17 +58,6 @@ def card_ids_of(deck: str) -> dict[str, tuple[str, ...]]:
         name = class_of(cid, True, deck)
         out[name] = out.get(name, ()) + (cid,)
     return out
-
-
-def _turn_below(recognition: dict) -> float | None:
-    """The manifest's ``recognition.turn_below`` (a probability in (0, 1]; absent or null: None);
-    ValueError for anything else."""
-    value = recognition.get("turn_below")
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.0 < value <= 1.0:
-        raise ValueError(f"manifest recognition.turn_below is {value!r}: expected a probability in (0, 1] or null")
-    return float(value)
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,50 +111,46 @@ class Recogniser:
         self.manifest: Manifest = load_manifest(deck, models)
         m = self.manifest
         self.deck = deck
-        det = m.detector
-        if not det.get("oriented", False):
+        if not m.detector.oriented:
             raise ValueError(f"{m.folder / 'manifest.json'}: the card detector must give rotated rectangles "
                              "(\"oriented\": true; train obb)")
-        self.detector = CardDetector.from_manifest(load_network(m.detector_stem, backends, "detector"), det, detector_size)
+        self.detector = CardDetector.from_manifest(load_network(m.detector_stem, backends, "detector"), m.detector,
+                                                   detector_size)
         cls = m.classifier
-        if not cls:
+        if cls is None:
             raise ValueError(f"{m.folder}/manifest.json names no classifier: ship one with `train ship`")
-        self.classifier = CardClassifier(load_network(m.classifier_stem, backends), cls["names"], cls["side"],
-                                         float(m.calibration.get("temperature", 1.0)),
-                                         bool(m.calibration.get("both_ways", False)),
-                                         _turn_below(m.recognition))
+        self.classifier = CardClassifier(load_network(m.classifier_stem, backends), cls.names, cls.side,
+                                         m.calibration.temperature, m.calibration.both_ways, m.recognition.turn_below)
         self._shipped_classifier = self.classifier
         self._backends = tuple(backends) if backends else None
         self.classifier_file: Path = m.classifier_stem.with_suffix(".onnx")
         """The ONNX file of the classifier in use (the shipped one, or one fine-tuned on a deck)."""
         self.classifier_tuned = False
         """Whether the classifier in use is one fine-tuned on a deck (:meth:`use_classifier`)."""
-        self.unsure_below = float(m.calibration.get("unsure_below", 0.5))
-        self.profile_weight = float(m.profile.get("weight", 0.8))
-        self.profile_tau = float(m.profile.get("tau", 0.05))
+        self.unsure_below = m.calibration.unsure_below
+        self.profile_weight = m.profile.weight
+        self.profile_tau = m.profile.tau
         self.aspect = CARD_ASPECT[deck]
         self._ids = card_ids_of(deck)
         self._back = BACK_IDS[deck]
         if self._back not in self.classifier.names:
             raise ValueError(f"the {deck} classifier has no {self._back!r} class")
         self.index_reader: IndexReader | None = None
-        self.index_params = IndexParams.from_manifest(m.index)
-        if indices and m.index_detector and m.index_classifier:
+        self.index_params: IndexParams = m.index
+        if indices and m.index_detector is not None and m.index_classifier is not None:
             idet, icls = m.index_detector, m.index_classifier
-            factors = [CardClassifier(load_network(m.folder / e["stem"], backends), e["names"], e["side"])
-                       for e in (m.index_rank_classifier, m.index_suit_classifier) if e]
+            factors = [CardClassifier(load_network(m.folder / e.stem, backends), e.names, e.side)
+                       for e in (m.index_rank_classifier, m.index_suit_classifier) if e is not None]
             if len(factors) == 1:
                 raise ValueError(f"{m.folder / 'manifest.json'}: index_rank_classifier and index_suit_classifier "
                                  "come as a pair (train ship --index --part rank|suit)")
             self.index_reader = IndexReader(
-                CardDetector.from_manifest(load_network(m.folder / idet["stem"], backends, "detector"), idet, default_size=320),
-                CardClassifier(load_network(m.folder / icls["stem"], backends), icls["names"], icls["side"]),
+                CardDetector.from_manifest(load_network(m.folder / idet.stem, backends, "detector"), idet),
+                CardClassifier(load_network(m.folder / icls.stem, backends), icls.names, icls.side),
                 self.index_params.turns, *(factors or (None, None)), self.index_params.factor_weight)
-        self.one_deck = m.recognition.get("one_deck", False)
+        self.one_deck = m.recognition.one_deck
         """Whether the face-up cards of a frame are named together, no name given to more cards than
         one deck holds (:mod:`~vision.recognise.one_deck`; without an index reader)."""
-        if not isinstance(self.one_deck, bool):
-            raise ValueError(f"{m.folder / 'manifest.json'}: recognition.one_deck is {self.one_deck!r}: expected true or false")
         self._capacity = capacities(self._ids)
         self.profile: DeckProfile | None = None
         if profile is not None:
@@ -180,7 +165,7 @@ class Recogniser:
         """SHA-256 of the classifier in use (a profile's embeddings belong to it)."""
         if self.classifier_tuned:
             return file_sha256(self.classifier_file)
-        return self.manifest.classifier.get("sha256") or file_sha256(self.classifier_file)
+        return self.manifest.classifier.sha256 or file_sha256(self.classifier_file)
 
     def use_classifier(self, onnx: str | Path | None) -> None:
         """Classify with this ONNX classifier (one fine-tuned on a deck: same classes and input side)

@@ -99,7 +99,7 @@ def fine_tune(recogniser: Recogniser, photos: Sequence[str | Path], out: str | P
     try:
         profile, report = enrol(recogniser, photos, extras=extras, seed=seed, practice_scenes=practice_scenes)
         profile = _with_meta(profile, {"fine_tune": {"scenes": scenes, "minutes": minutes, "seed": FINE_TUNE_SEED,
-                                                     "base_classifier": recogniser.manifest.classifier.get("sha256")}})
+                                                     "base_classifier": recogniser.manifest.classifier.sha256}})
         profile.save(out)
     finally:
         recogniser.use_classifier(None)

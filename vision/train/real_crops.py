@@ -28,7 +28,7 @@ def real_crops(real_dir: Path, out_train: Path, names: tuple[str, ...], side: in
     from vision.recognise.manifest import load_manifest
 
     manifest = load_manifest("playing", models)
-    if not manifest.detector.get("oriented"):
+    if not manifest.detector.oriented:
         raise ValueError(f"{manifest.folder}: the playing-card detector gives no rotated rectangles (train obb)")
     detector = CardDetector.from_manifest(load_network(manifest.detector_stem, ("onnxruntime", "openvino", "torch"), "detector"),
                                           manifest.detector)
