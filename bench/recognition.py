@@ -5,7 +5,7 @@ Sections (each can be skipped; figures are printed and written to ``--json``):
 - ``heldout``: the shipped hanafuda models on rendered held-out scenes (test split, seed ≡ 9 mod 10)
   in the classifier's training styles, 640×640 as in training, and top-down 1280×720 frames with
   20 cards. Card identity accuracy over fully visible cards (≥ 99.9 % seen) and over cards at least
-  40 % seen; a card the detector misses counts as wrong (:mod:`vision.recognise.evaluate`).
+  40 % seen; a card the detector misses counts as wrong (:mod:`vision.evaluate.recognition`).
 - ``heldout_playing``: the same for the playing-card models (their training styles).
 - ``unseen``: classifiers trained on one style, tested on another (``--cross MODELS=STYLE``, MODELS
   a models folder made by ``train ship --models``), before and after enrolment from one rendered
@@ -51,17 +51,12 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from vision.evaluate.recognition import accuracy, outcomes, render_scenes, rendered_grid_photo  # noqa: E402
 from vision.recognise import Recogniser  # noqa: E402
 from vision.recognise.backends import available_backends  # noqa: E402
 from vision.recognise.corners import needs_reading  # noqa: E402
 from vision.recognise.enrol import enrol  # noqa: E402
-from vision.recognise.evaluate import (  # noqa: E402
-    SEEN_ENOUGH,
-    accuracy,
-    outcomes,
-    render_scenes,
-    rendered_grid_photo,
-)
+from vision.recognise.geometry import SEEN_ENOUGH  # noqa: E402
 from vision.synth.fixed_scenes import topdown_scene  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
@@ -155,7 +150,7 @@ def unseen(args) -> dict:
 
 
 def real(args) -> dict:
-    from vision.recognise.evaluate import image_f1
+    from vision.evaluate.recognition import image_f1
     from vision.train.corners import photo_truths, photograph
 
     rec = Recogniser("playing", args.models)
@@ -229,7 +224,7 @@ def clutter(args) -> dict:
     knitted coasters, card boxes printed with card art, rule sheets, dice, glasses, cups, phones),
     each deck in its training styles: the recognised cards no true card claims (sure face-up ones,
     and backs) per 100 frames, and the cards named with the clutter and on the same table without it."""
-    from vision.recognise.evaluate import match
+    from vision.recognise.geometry import match
     from vision.synth.clutter import clutter_scene, without_clutter
 
     out: dict = {}

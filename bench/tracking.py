@@ -46,7 +46,7 @@ Hachi-hachi 8 per hanafuda style, Bagaji 4 per hanafuda style and 6 per playing 
 top-down at normal difficulty, 54 hard or tilted).
 
 The enrolled style is what a user's own deck is: the bench renders one enrolment-grid photo of it
-(:func:`vision.recognise.evaluate.rendered_grid_photo`, seed :data:`GRID_SEED`) and runs ``fudaba enroll
+(:func:`vision.evaluate.recognition.rendered_grid_photo`, seed :data:`GRID_SEED`) and runs ``fudaba enroll
 --deck hanafuda PHOTO --out PROFILE`` (plain enrolment, ``--enroll-practice`` practice scenes; no
 fine-tune), keeping the photo and profile under ``--videos``'s parent in ``enrolled/`` (reused by
 later runs), and follows those videos with that profile (``fudaba replay --profile PROFILE``). Note:
@@ -266,8 +266,8 @@ def enrolled_profile(style: str, args: argparse.Namespace) -> Path:
     """A hanafuda profile enrolled as a user does: a rendered grid photo of ``style``, then ``fudaba
     enroll --deck hanafuda PHOTO --out PROFILE``; kept in ``enrolled/`` beside ``--videos`` and
     reused while the style, seed, practice scenes, art folder and models are the same."""
+    from vision.evaluate.recognition import rendered_grid_photo
     from vision.recognise.cli import main as recognise_main
-    from vision.recognise.evaluate import rendered_grid_photo
 
     folder = args.videos.parent / "enrolled"
     profile = folder / f"hanafuda-{style}-{GRID_SEED}.npz"

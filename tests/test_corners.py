@@ -13,8 +13,9 @@ yaml = pytest.importorskip("yaml")
 cv2 = pytest.importorskip("cv2")
 
 from vision.cardcrop import index_square  # noqa: E402
-from vision.recognise.corners import IndexParams, IndexReading, combine, merge, owner  # noqa: E402
-from vision.recognise.recogniser import RecognisedCard, Recogniser  # noqa: E402
+from vision.recognise import RecognisedCard, Recogniser  # noqa: E402
+from vision.recognise.corners import IndexReading, combine, merge, owner  # noqa: E402
+from vision.recognise.manifest import IndexParams  # noqa: E402
 from vision.train import corners  # noqa: E402
 
 REAL_NAMES = ("10C", "AS", "BACK", "BLACK JOKER", "QH")
@@ -321,7 +322,7 @@ REAL_PHOTOS = Path(__file__).resolve().parent / "data" / "playing-real"
 
 def test_shipped_playing_models_read_real_photographs_by_their_corner_indices():
     """Three val photographs of playing-real (CC BY 4.0, see tests/data/playing-real/ATTRIBUTION.md)."""
-    from vision.recognise.evaluate import image_f1
+    from vision.evaluate.recognition import image_f1
 
     rec = Recogniser("playing", backends=("onnxruntime",))
     assert rec.index_reader is not None and rec.index_reader.names[:2] == ("10C", "10D")
@@ -487,7 +488,7 @@ def test_the_shipped_playing_reader_is_gated_and_reads_rank_and_suit():
 
 
 def test_the_gated_recogniser_skips_a_far_table_and_still_reads_a_close_up(monkeypatch):
-    from vision.recognise.evaluate import render_scenes
+    from vision.evaluate.recognition import render_scenes
     from vision.synth.fixed_scenes import topdown_scene
 
     rec = Recogniser("playing", backends=("onnxruntime",))

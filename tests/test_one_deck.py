@@ -63,8 +63,7 @@ def test_a_manifest_one_deck_must_be_true_or_false(tmp_path, value):
 def test_the_shipped_hanafuda_recogniser_names_a_frame_as_one_deck():
     """Two face-up cards both most like the one ``08-geese``: the less likely of the two is renamed to
     its next face, with that face's probability as its confidence; backs and unique names are kept."""
-    from vision.recognise import Recogniser
-    from vision.recognise.recogniser import RecognisedCard
+    from vision.recognise import RecognisedCard, Recogniser
 
     rec = Recogniser("hanafuda", None, ("onnxruntime",))
     assert rec.one_deck, "the shipped hanafuda manifest names a frame's cards as one deck"

@@ -58,8 +58,8 @@ def test_openvino_compiles_each_network_in_the_precision_asked(monkeypatch, aske
 @pytest.mark.skipif(not HAS_OPENVINO, reason="OpenVINO is not installed here")
 def test_bfloat16_names_the_cards_float32_names(monkeypatch):
     np = pytest.importorskip("numpy")
+    from vision.evaluate.recognition import render_scenes
     from vision.recognise import Recogniser
-    from vision.recognise.evaluate import render_scenes
     from vision.synth.fixed_scenes import topdown_scene
 
     ((image, _),) = render_scenes("hanafuda", ("mantia",), [59], size=(1280, 720), scene=topdown_scene)

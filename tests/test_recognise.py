@@ -16,11 +16,12 @@ pytest.importorskip("onnxruntime")
 from fudaba import cli  # noqa: E402
 from vision.cardcrop import upright  # noqa: E402
 from vision.enrol_grid import enrol_grid  # noqa: E402
+from vision.evaluate.recognition import accuracy, outcomes, render_scenes  # noqa: E402
 from vision.recognise import Recogniser, load_profile  # noqa: E402
 from vision.recognise.backends import load_network  # noqa: E402
 from vision.recognise.detector import Detection  # noqa: E402
 from vision.recognise.enrol import assign_grid  # noqa: E402
-from vision.recognise.evaluate import accuracy, match, outcomes, render_scenes  # noqa: E402
+from vision.recognise.geometry import match  # noqa: E402
 from vision.recognise.profile import DeckProfile  # noqa: E402
 from vision.synth.artset import find_style  # noqa: E402
 from vision.synth.classes import class_of  # noqa: E402

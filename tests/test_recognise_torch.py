@@ -9,8 +9,8 @@ pytest.importorskip("ultralytics")
 pytest.importorskip("onnxruntime")
 np = pytest.importorskip("numpy")
 
+from vision.evaluate.recognition import render_scenes  # noqa: E402
 from vision.recognise import Recogniser  # noqa: E402
-from vision.recognise.evaluate import render_scenes  # noqa: E402
 from vision.synth.fixed_scenes import topdown_scene  # noqa: E402
 
 
@@ -39,8 +39,8 @@ def test_enrolment_with_a_fine_tune_keeps_its_classifier_beside_the_profile(tmp_
 
     import cv2
 
+    from vision.evaluate.recognition import accuracy, outcomes
     from vision.recognise import load_profile
-    from vision.recognise.evaluate import accuracy, outcomes
     from vision.synth.artset import find_style
     from vision.synth.fixed_scenes import enrolment_scene
     from vision.synth.scene import render

@@ -8,9 +8,9 @@ np = pytest.importorskip("numpy")
 pytest.importorskip("cv2")
 
 from vision.cardcrop import half_turn, jitter_polygon, square_crop, upright  # noqa: E402
+from vision.evaluate.calibration import fit, val_seeds  # noqa: E402
 from vision.recognise.classifier import temper  # noqa: E402
-from vision.recognise.confidence import fit, val_seeds  # noqa: E402
-from vision.recognise.evaluate import box_iou, match  # noqa: E402
+from vision.recognise.geometry import box_iou, match  # noqa: E402
 from vision.recognise.profile import blend  # noqa: E402
 from vision.synth.labels import CardLabel  # noqa: E402
 
@@ -230,7 +230,7 @@ def test_a_crop_is_turned_only_where_its_one_view_is_unsure():
 def _card(label: str, centre, angle: float, conf: float, size=(54.0, 87.0), face_up: bool = True):
     import numpy as np
 
-    from vision.recognise.recogniser import RecognisedCard
+    from vision.recognise import RecognisedCard
 
     cx, cy = centre
     w, h = size

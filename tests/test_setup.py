@@ -81,7 +81,7 @@ def test_a_deck_enrolled_from_a_photo_sent_by_the_page(tmp_path: Path, base_clip
     import time
 
     pytest.importorskip("onnxruntime")
-    from vision.recognise.evaluate import rendered_grid_photo
+    from vision.evaluate.recognition import rendered_grid_photo
 
     setup = TableSetup(tmp_path / "profiles", practice_scenes=0)
     app = create_app(WebConfig(secret_key=b"k" * 32, setup=setup), Sessions(Store(tmp_path / "h.sqlite3")))

@@ -155,7 +155,7 @@ two cards seen as one."""
 
 
 class CardLike(Protocol):
-    """What the stabiliser reads of a recognised card (:class:`vision.recognise.recogniser.RecognisedCard`)."""
+    """What the stabiliser reads of a recognised card (:class:`vision.recognise.cards.RecognisedCard`)."""
 
     label: str
     face_up: bool

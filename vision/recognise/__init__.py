@@ -5,7 +5,8 @@ OpenVINO, or PyTorch as a fallback) and recognises frames (:mod:`.recogniser`); 
 deck profile from grid photos of the user's own deck (:mod:`.enrol`).
 """
 
+from vision.recognise.cards import RecognisedCard
 from vision.recognise.profile import DeckProfile, load_profile
-from vision.recognise.recogniser import RecognisedCard, Recogniser
+from vision.recognise.recogniser import Recogniser
 
 __all__ = ["DeckProfile", "RecognisedCard", "Recogniser", "load_profile"]

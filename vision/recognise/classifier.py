@@ -49,6 +49,17 @@ def temper(probs: np.ndarray, temperature: float) -> np.ndarray:
     return e / e.sum(axis=1, keepdims=True)
 
 
+def sure_threshold(conf: np.ndarray, right: np.ndarray, target: float = 0.995) -> float:
+    """The lowest confidence such that the answers at or above it are right at least ``target`` of the
+    time: the longest most-confident-first prefix that keeps that accuracy (1.0 when none does). The
+    manifest's ``unsure_below`` (``fudaba calibrate``), a deck profile's own and the index reader's
+    are fitted by it."""
+    order = np.argsort(-np.asarray(conf))
+    cum = np.cumsum(np.asarray(right)[order]) / np.arange(1, len(order) + 1)
+    ok = np.nonzero(cum >= target)[0]
+    return float(np.asarray(conf)[order[int(ok.max())]]) if len(ok) else 1.0
+
+
 def normalise(v: np.ndarray) -> np.ndarray:
     """Rows scaled to unit length."""
     return v / np.maximum(np.linalg.norm(v, axis=1, keepdims=True), 1e-12)

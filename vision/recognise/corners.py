@@ -31,6 +31,7 @@ import cv2
 import numpy as np
 
 from vision.cardcrop import index_square, square_crop
+from vision.recognise.cards import RecognisedCard
 from vision.recognise.classifier import CardClassifier
 from vision.recognise.detector import CardDetector
 from vision.recognise.duplicates import one_of_each
@@ -289,8 +290,6 @@ def merge(cards: list, readings: Sequence[IndexReading], index_names: Sequence[s
 
 def _loose_card(label: str, reading: IndexReading):
     """A card seen only by its index: outlined by the index box (named by :func:`_named`)."""
-    from vision.recognise.recogniser import RecognisedCard  # the recogniser imports this module
-
     x0, y0, x1, y1 = reading.box
     return RecognisedCard(label=label, card_ids=(label,), face_up=True, polygon=((x0, y0), (x1, y0), (x1, y1), (x0, y1)),
                           box=reading.box, confidence=0.0, unsure=True, detection_score=reading.score,

@@ -26,10 +26,10 @@ import numpy as np
 
 from vision.cardcrop import half_turn, jitter_polygon, square_crop
 from vision.enrol_grid import GRID_COLUMNS, GRID_ROWS, GridCell, enrol_grid
-from vision.recognise.confidence import sure_threshold
+from vision.recognise.classifier import sure_threshold
 from vision.recognise.detector import Detection
 from vision.recognise.duplicates import kept_apart, overlap
-from vision.recognise.evaluate import match
+from vision.recognise.geometry import match
 from vision.recognise.profile import DeckProfile, blend, fit_head
 from vision.recognise.recogniser import CARD_ASPECT, Recogniser
 from vision.synth.artset import find_style

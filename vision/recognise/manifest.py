@@ -109,7 +109,7 @@ class ClassifierSettings:
 
 @dataclass(frozen=True, slots=True)
 class Calibration:
-    """The whole-card classifier's calibration (``fudaba calibrate``, :mod:`vision.recognise.confidence`)."""
+    """The whole-card classifier's calibration (``fudaba calibrate``, :mod:`vision.evaluate.calibration`)."""
 
     temperature: float
     """Probabilities are re-tempered: ``p ∝ p^(1/T)``."""

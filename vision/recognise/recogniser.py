@@ -27,13 +27,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from contextlib import nullcontext
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 
+from scorer.table import BACK_IDS, sight_name
 from vision.cardcrop import upright
 from vision.recognise.backends import DEFAULT_ORDER, load_network
+from vision.recognise.cards import RecognisedCard
 from vision.recognise.classifier import CardClassifier
 from vision.recognise.corners import IndexReader, merge, needs_reading
 from vision.recognise.detector import CardDetector, Detection
@@ -41,7 +43,6 @@ from vision.recognise.duplicates import one_of_each, one_outline_each
 from vision.recognise.manifest import IndexParams, Manifest, file_sha256, load_manifest
 from vision.recognise.one_deck import assigned, capacities
 from vision.recognise.profile import DeckProfile, blend, load_profile
-from vision.synth.classes import BACK_IDS
 
 CARD_ASPECT = {"hanafuda": 54.0 / 87.0, "playing": 63.0 / 88.0}
 """Short side over long side of each deck's cards."""
@@ -50,49 +51,13 @@ CARD_ASPECT = {"hanafuda": 54.0 / 87.0, "playing": 63.0 / 88.0}
 def card_ids_of(deck: str) -> dict[str, tuple[str, ...]]:
     """Recognition class name → the card ids it stands for (the back: none)."""
     from scorer.cards import BLANK, hanafuda_ids, playing_ids
-    from vision.synth.classes import class_of
 
     ids = hanafuda_ids() + (BLANK,) if deck == "hanafuda" else playing_ids(jokers=True)
     out: dict[str, tuple[str, ...]] = {}
     for cid in ids:
-        name = class_of(cid, True, deck)
+        name = sight_name(cid)
         out[name] = out.get(name, ()) + (cid,)
     return out
-
-
-@dataclass(frozen=True, slots=True)
-class RecognisedCard:
-    """One card as recognised in a frame."""
-
-    label: str
-    """Recognition class: a card id, a month's plains (``03-plain``), or the back (``back``/``BACK``)."""
-    card_ids: tuple[str, ...]
-    """The card ids ``label`` stands for (empty for a back)."""
-    face_up: bool
-    polygon: tuple[tuple[float, float], ...]
-    """Four corners in frame px, clockwise, starting at a corner of a short edge."""
-    box: tuple[float, float, float, float]
-    """Detector box x0, y0, x1, y1 (frame px)."""
-    confidence: float
-    """Calibrated probability that ``label`` is right."""
-    unsure: bool
-    """True when ``confidence`` is below the calibrated threshold: ask the players."""
-    detection_score: float
-    detector_face_up: bool
-    alternatives: tuple[tuple[str, float], ...]
-    """The next most likely labels with their probabilities (up to 3)."""
-    named_by: str = "card"
-    """``card``: the whole-card classifier named it; ``index``: its printed corner index did."""
-    index_only: bool = False
-    """Only a corner index was seen (no whole card found): ``polygon`` and ``box`` are the index's."""
-
-    def as_dict(self) -> dict:
-        return {"label": self.label, "card_ids": list(self.card_ids), "face_up": self.face_up,
-                "polygon": [[round(x, 1), round(y, 1)] for x, y in self.polygon],
-                "box": [round(v, 1) for v in self.box], "confidence": round(self.confidence, 4),
-                "unsure": self.unsure, "detection_score": round(self.detection_score, 4),
-                "alternatives": [[n, round(p, 4)] for n, p in self.alternatives],
-                "named_by": self.named_by, "index_only": self.index_only}
 
 
 def _outline(detection: Detection) -> np.ndarray:

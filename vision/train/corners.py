@@ -285,12 +285,13 @@ def tune(rec, real_dir: Path, fraction: float = 0.1, target: float = 0.995, conf
     (:data:`FACTOR_WEIGHT_GRID`) re-merges the same readings (``close_px`` 0), then
     ``unread_min`` is lowered as far as :data:`UNREAD_MIN_TOLERANCE` allows, then ``split_prob`` is
     chosen from :data:`SPLIT_PROB_GRID` with the rest fixed, then
-    ``close_px`` is raised as far as :data:`CLOSE_PX_TOLERANCE` allows; ``unsure_below`` is then the :func:`~vision.recognise.confidence.sure_threshold` of the
+    ``close_px`` is raised as far as :data:`CLOSE_PX_TOLERANCE` allows; ``unsure_below`` is then the :func:`~vision.recognise.classifier.sure_threshold` of the
     index-named cards' confidences at ``target`` precision.
     """
-    from vision.recognise.confidence import sure_threshold
-    from vision.recognise.corners import IndexParams, merge, mix, needs_reading
-    from vision.recognise.evaluate import image_f1
+    from vision.evaluate.recognition import image_f1
+    from vision.recognise.classifier import sure_threshold
+    from vision.recognise.corners import merge, mix, needs_reading
+    from vision.recognise.manifest import IndexParams
 
     if rec.index_reader is None:
         raise ValueError(f"{rec.manifest.folder}: no index_detector/index_classifier to tune (train ship --index)")

@@ -8,7 +8,7 @@ for a rectangle), and a classifier
 trained only on true polygons with a small jitter names such crops much worse than it names the
 same cards cut exactly. These crops teach it the run-time view: each rendered scene is run through
 the shipped detector (``models/<deck>``), each detection is matched to a true card by the
-benchmark's rule (:func:`vision.recognise.evaluate.match`: IoU ≥ 0.5, cards seen whole claiming
+benchmark's rule (:func:`vision.recognise.geometry.match`: IoU ≥ 0.5, cards seen whole claiming
 first), and the crop of its outline, either way up, is named by that card's recognition class.
 Detections that match no card, and cards seen less than ``min_visible``, give no crop.
 
@@ -37,7 +37,8 @@ def detected_crops(data: Path, root: Path, deck: str, side: int = 128, min_visib
     of scenes, detections, crops written and true cards (seen ≥ ``min_visible``) the detector missed.
     Raises ValueError when ``data`` holds no rendered truth.
     """
-    from vision.recognise.evaluate import match, true_class
+    from vision.evaluate.recognition import true_class
+    from vision.recognise.geometry import match
     from vision.recognise.recogniser import Recogniser
 
     if not any((data / "truth" / s).is_dir() for s in SPLITS):
