@@ -54,9 +54,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from vision.evaluate.recognition import accuracy, outcomes, render_scenes, rendered_grid_photo  # noqa: E402
 from vision.recognise import Recogniser  # noqa: E402
 from vision.recognise.backends import available_backends  # noqa: E402
-from vision.recognise.corners import needs_reading  # noqa: E402
 from vision.recognise.enrol import enrol  # noqa: E402
 from vision.recognise.geometry import SEEN_ENOUGH  # noqa: E402
+from vision.recognise.index_reader import needs_reading  # noqa: E402
 from vision.synth.fixed_scenes import topdown_scene  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]

@@ -14,7 +14,7 @@ cv2 = pytest.importorskip("cv2")
 
 from vision.cardcrop import index_square  # noqa: E402
 from vision.recognise import RecognisedCard, Recogniser  # noqa: E402
-from vision.recognise.corners import IndexReading, combine, merge, owner  # noqa: E402
+from vision.recognise.index_reader import IndexReading, combine, merge, owner  # noqa: E402
 from vision.recognise.manifest import IndexParams  # noqa: E402
 from vision.train import corners  # noqa: E402
 
@@ -248,7 +248,7 @@ def test_art_crops_cover_both_corners_of_every_card_of_a_shipped_style(tmp_path)
 def test_turned_views_of_an_index_are_averaged():
     from types import SimpleNamespace
 
-    from vision.recognise.corners import IndexReader
+    from vision.recognise.index_reader import IndexReader
 
     class Upright:
         """Says 'AS' for a crop whose marked pixel is top-left, '10C' otherwise."""
@@ -269,8 +269,8 @@ def test_eight_views_add_the_square_cut_turned_by_45_degrees():
     from types import SimpleNamespace
 
     from vision.cardcrop import index_square, square_crop
-    from vision.recognise.corners import IndexReader
     from vision.recognise.detector import Detection
+    from vision.recognise.index_reader import IndexReader
 
     box = (40.0, 30.0, 60.0, 60.0)
 
@@ -348,7 +348,7 @@ def test_corner_data_refuses_a_share_or_sigma_out_of_range_before_writing_anythi
 
 
 def test_card_ids_split_into_the_rank_and_suit_the_factor_classifiers_read():
-    from vision.recognise.corners import JOKER_SUIT, card_factors
+    from vision.recognise.index_reader import JOKER_SUIT, card_factors
 
     assert card_factors("10C") == ("10", "C") and card_factors("AS") == ("A", "S") and card_factors("QH") == ("Q", "H")
     assert card_factors("JOKER-RED") == ("JOKER-RED", JOKER_SUIT)
@@ -358,7 +358,7 @@ def test_card_ids_split_into_the_rank_and_suit_the_factor_classifiers_read():
 
 
 def test_factor_probabilities_are_the_renormalised_product_of_rank_and_suit():
-    from vision.recognise.corners import factor_probs
+    from vision.recognise.index_reader import factor_probs
 
     names = ("10C", "10S", "AC", "AS", "JOKER-RED")
     rank = np.array([[0.6, 0.3, 0.1]])  # 10, A, JOKER-RED
@@ -370,7 +370,7 @@ def test_factor_probabilities_are_the_renormalised_product_of_rank_and_suit():
 
 
 def test_mixing_is_the_joint_reading_at_weight_0_the_factors_at_1_a_geometric_blend_between():
-    from vision.recognise.corners import mix
+    from vision.recognise.index_reader import mix
 
     joint, factor = np.array([[0.8, 0.2]]), np.array([[0.2, 0.8]])
     assert mix(joint, factor, 0.0) is joint and mix(joint, None, 0.5) is joint
@@ -399,8 +399,8 @@ def test_factor_datasets_relabel_the_index_crops_by_rank_and_by_suit(tmp_path):
 def test_the_reader_mixes_in_its_rank_and_suit_classifiers_at_their_weight():
     from types import SimpleNamespace
 
-    from vision.recognise.corners import IndexReader
     from vision.recognise.detector import Detection
+    from vision.recognise.index_reader import IndexReader
 
     class OneIndex:
         size = 320
@@ -459,7 +459,7 @@ def test_ship_takes_a_detect_run_only_as_the_corner_index_detector(tmp_path):
 def test_a_frame_is_read_unless_the_gate_is_on_and_a_sure_card_shows_every_card_too_small_for_an_index():
     from types import SimpleNamespace
 
-    from vision.recognise.corners import needs_reading
+    from vision.recognise.index_reader import needs_reading
 
     def card(poly, face_up=True, unsure=False):
         return SimpleNamespace(polygon=poly, face_up=face_up, unsure=unsure)

@@ -1,5 +1,5 @@
 """A card as recognised in a frame (:class:`RecognisedCard`): what the recogniser returns, and what
-the corner-index reader's merge (:mod:`vision.recognise.corners`) and the duplicate rules
+the corner-index reader's merge (:mod:`vision.recognise.index_reader`) and the duplicate rules
 (:mod:`vision.recognise.duplicates`) take and give."""
 
 from __future__ import annotations

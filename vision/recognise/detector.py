@@ -5,7 +5,7 @@ card detectors) gives each card's rotated rectangle, whole outline, hidden parts
 output ``(N, 4 + classes + 1, anchors)`` — centre, the rectangle's own width and height, class
 scores, then its angle (radians, clockwise in image coordinates from the x-axis to the width side).
 An axis-aligned one (YOLO detect: the playing cards' corner-index detector,
-:mod:`vision.recognise.corners`) gives boxes: raw output ``(N, 4 + classes, anchors)`` — box
+:mod:`vision.recognise.index_reader`) gives boxes: raw output ``(N, 4 + classes, anchors)`` — box
 centre, size, then class scores. Frames are scaled so that their long side is ``size`` px, padded
 to a multiple of 32 (grey 114, as ultralytics pads), batched, and decoded here with class-agnostic
 non-maximum suppression (a card is either face up or face down; rotated rectangles by their

@@ -15,7 +15,7 @@ the model card ``README.md`` and ``manifest.json``, which the recogniser reads::
 
 Playing cards may add ``index_detector``, ``index_classifier``, ``index_rank_classifier`` and
 ``index_suit_classifier`` (same shapes as ``detector`` and ``classifier``) and ``index`` (their
-thresholds, :class:`IndexParams`): the corner-index readers of :mod:`vision.recognise.corners`.
+thresholds, :class:`IndexParams`): the corner-index readers of :mod:`vision.recognise.index_reader`.
 
 Every section is checked as it is read: a key this module does not know, a value of the wrong type
 and a missing required key are refused with a ValueError naming the file and the key
@@ -160,7 +160,7 @@ DEFAULT_PROFILE = ProfileSettings(weight=0.8, tau=0.05)
 
 @dataclass(frozen=True, slots=True)
 class IndexParams:
-    """How corner-index readings are trusted (:mod:`vision.recognise.corners`; the manifest's
+    """How corner-index readings are trusted (:mod:`vision.recognise.index_reader`; the manifest's
     ``index``, from ``train index-tune`` but for ``skip_unreadable``)."""
 
     min_prob: float = 0.5
@@ -168,7 +168,7 @@ class IndexParams:
     unsure_below: float = 0.9
     """An index-named card is unsure below this confidence."""
     turns: int = 1
-    """Views per index crop (:attr:`vision.recognise.corners.IndexReader.turns`: 1, 4 or 8)."""
+    """Views per index crop (:attr:`vision.recognise.index_reader.IndexReader.turns`: 1, 4 or 8)."""
     unread_min: float = 0.0
     """In a close-up (``close_px``), a face-up whole card with no reading is kept only when the
     whole-card classifier is at least this confident (0: always kept)."""
@@ -178,14 +178,14 @@ class IndexParams:
     readings give, the others are cards seen by their index. Above 1: never split."""
     factor_weight: float = 0.0
     """Weight (0 … 1, log space) of the rank × suit classifiers' reading against the 54-way index
-    classifier's (:func:`vision.recognise.corners.mix`; 0: the 54-way classifier alone, 1: the factors alone)."""
+    classifier's (:func:`vision.recognise.index_reader.mix`; 0: the 54-way classifier alone, 1: the factors alone)."""
     close_px: float = 0.0
     """Unconfirmed cards are doubted only in a close-up: a frame whose kept readings have a median
     size (long side, px at the index detector's input) of at least this. Index boxes of close-up
     photographs measure about 49 px there (5 % under 19), those of rendered tables 12-16 px."""
     skip_unreadable: bool = False
     """Whether the index reader skips a frame where some face-up card was named sure and no card is
-    big enough to show an index of ``close_px`` (:func:`vision.recognise.corners.needs_reading`): a
+    big enough to show an index of ``close_px`` (:func:`vision.recognise.index_reader.needs_reading`): a
     table seen from afar, whose indices are too small to read, where the reader would cost time and
     find only stray readings."""
     target: float | None = None
@@ -231,7 +231,7 @@ class Manifest:
     calibration: Calibration = UNCALIBRATED
     profile: ProfileSettings = DEFAULT_PROFILE
     index_detector: DetectorSettings | None = None
-    """Playing cards: the corner-index detector (optional, :mod:`vision.recognise.corners`)."""
+    """Playing cards: the corner-index detector (optional, :mod:`vision.recognise.index_reader`)."""
     index_classifier: ClassifierSettings | None = None
     index_rank_classifier: ClassifierSettings | None = None
     """Playing cards: classifier of an index's rank (optional; with ``index_suit_classifier``)."""

@@ -19,7 +19,7 @@ time). Plain cards are named by month (``03-plain``): they are interchangeable i
 ``card_ids`` lists the ids the name stands for.
 
 Playing cards whose manifest has corner-index models are also read by their printed indices
-(:mod:`vision.recognise.corners`): that names a card even where the whole-card classifier fails
+(:mod:`vision.recognise.index_reader`): that names a card even where the whole-card classifier fails
 (a deck unlike the training art) and finds cards of which only a corner shows (a fanned hand).
 """
 
@@ -37,9 +37,9 @@ from vision.cardcrop import upright
 from vision.recognise.backends import DEFAULT_ORDER, load_network
 from vision.recognise.cards import RecognisedCard
 from vision.recognise.classifier import CardClassifier
-from vision.recognise.corners import IndexReader, merge, needs_reading
 from vision.recognise.detector import CardDetector, Detection
 from vision.recognise.duplicates import one_of_each, one_outline_each
+from vision.recognise.index_reader import IndexReader, merge, needs_reading
 from vision.recognise.manifest import IndexParams, Manifest, file_sha256, load_manifest
 from vision.recognise.one_deck import assigned, capacities
 from vision.recognise.profile import DeckProfile, blend, load_profile

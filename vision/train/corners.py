@@ -30,7 +30,7 @@ import numpy as np
 import yaml
 
 from vision.cardcrop import index_square, square_crop
-from vision.recognise.corners import card_factors
+from vision.recognise.index_reader import card_factors
 from vision.train.datasets import IMAGE_SUFFIXES, read_names, real_name_to_card_id
 
 INDEX_NAMES = ("index",)
@@ -290,7 +290,7 @@ def tune(rec, real_dir: Path, fraction: float = 0.1, target: float = 0.995, conf
     """
     from vision.evaluate.recognition import image_f1
     from vision.recognise.classifier import sure_threshold
-    from vision.recognise.corners import merge, mix, needs_reading
+    from vision.recognise.index_reader import merge, mix, needs_reading
     from vision.recognise.manifest import IndexParams
 
     if rec.index_reader is None:

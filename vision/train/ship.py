@@ -61,7 +61,7 @@ def add_embedding_output(path: Path) -> int:
 
 
 INDEX_PARTS = ("rank", "suit")
-"""What a factor classifier of corner indices reads (``ship --index --part``; :mod:`vision.recognise.corners`)."""
+"""What a factor classifier of corner indices reads (``ship --index --part``; :mod:`vision.recognise.index_reader`)."""
 
 
 def ship(run_dir: Path, deck: str, out: Path | None = None, size: int | None = None, index: bool = False,
