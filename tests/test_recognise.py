@@ -147,7 +147,7 @@ def test_recognise_command_prints_json(tmp_path, frames, capsys):
 def test_recognise_command_says_what_is_wrong(tmp_path, capsys):
     bad = tmp_path / "notes.txt"
     bad.write_text("not an image")
-    assert cli.main(["recognise", str(bad)]) == 0
+    assert cli.main(["recognise", str(bad)]) == 2  # said, and the status says so
     assert "not an image" in capsys.readouterr().err
     assert cli.main(["recognise", str(bad), "--backend", "tensorflow"]) == 2
     assert "unknown backend" in capsys.readouterr().err

@@ -11,8 +11,9 @@ import pytest
 pytest.importorskip("cv2")
 
 from vision.synth.cardfaces import CARD_SIZE_MM  # noqa: E402
-from vision.synth.clutter import KINDS, clutter_scene, make, texture_image, without_clutter  # noqa: E402
+from vision.synth.clutter import KINDS, clutter_scene, make, without_clutter  # noqa: E402
 from vision.synth.layouts import card_corners_mm  # noqa: E402
+from vision.synth.prints import texture_image  # noqa: E402
 
 ART = Path(__file__).resolve().parents[2] / "shared" / "assets"
 

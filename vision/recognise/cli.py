@@ -318,7 +318,7 @@ def _recognise(args: argparse.Namespace) -> int:
             how = "  by its corner index only" if c.index_only else ("  by its index" if c.named_by == "index" else "")
             print(f"  {mark} {c.label:<16} {c.confidence:5.2f}  at {centre}{how}{_plain(c)}{alt}")
     if unsure:
-        target = float(rec.manifest.calibration.get("target", 0.995))
+        target = rec.manifest.calibration.target
         print(f"? unsure: confidence below {rec.card_unsure_below:.2f}, the threshold calibrated so that the sure "
               f"answers are right {100 * target:g} % of the time (a game asks the players); \"or\": the next "
               "likeliest name")
@@ -472,8 +472,8 @@ def _enroll(args: argparse.Namespace) -> int:
 
 
 def _calibrate(args: argparse.Namespace) -> int:
-    from vision.recognise import confidence
-    from vision.recognise.evaluate import render_scenes
+    from vision.evaluate import calibration as confidence
+    from vision.evaluate.recognition import render_scenes
 
     rec = _recogniser(args, "calibrate")
     styles = tuple(s.strip() for s in args.style.split(",")) if args.style else \

@@ -133,12 +133,6 @@ class Calibration:
     styles: tuple[str, ...] = ()
     """The art styles they were rendered in."""
 
-    def get(self, key: str, default=None):
-        """``getattr(self, key, default)``: for a caller not yet reading attributes (``fudaba
-        recognise``'s ``target`` in :mod:`vision.recognise.cli`); goes when it reads
-        ``calibration.target``."""
-        return getattr(self, key, default)
-
 
 UNCALIBRATED = Calibration(temperature=1.0, unsure_below=0.5)
 """The calibration of a manifest without one (a classifier just shipped, before ``fudaba calibrate``)."""

@@ -24,7 +24,7 @@ class Part:
     colour: tuple[int, int, int]
     """BGR."""
     texture: str = ""
-    """What is printed on it (:func:`vision.synth.clutter.texture_image`: ``knit``, ``box``,
+    """What is printed on it (:func:`vision.synth.prints.texture_image`: ``knit``, ``box``,
     ``text``, ``pips``); empty: plain ``colour``."""
     texture_seed: int = 0
 

@@ -44,6 +44,7 @@ from vision.synth.layouts import CardPlacement, card_corners_mm, sample_spots
 from vision.synth.lighting import Glare, LightSpec
 from vision.synth.markers import MARKER_IDS, MarkerSpec, marker_corners_mm, marker_image
 from vision.synth.occluders import Occluder
+from vision.synth.prints import texture_image
 from vision.synth.tables import TableSpec, render_table
 
 CARD_SHADOW_HEIGHT_MM = 1.5
@@ -281,8 +282,6 @@ def polygon_area(poly: np.ndarray) -> float:
 def _paste_texture(img: np.ndarray, part: occluders.Part, px: np.ndarray, style: ArtStyle, deck: str) -> None:
     """Print ``part``'s texture inside its outline ``px`` (image px): the texture square warped onto
     the outline's smallest enclosing rectangle, cut to the outline."""
-    from vision.synth.clutter import texture_image
-
     ids = hanafuda_ids() if deck == HANAFUDA else playing_ids()
 
     def face(pick: int, height: int) -> np.ndarray | None:
