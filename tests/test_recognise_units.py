@@ -274,3 +274,48 @@ def test_the_recogniser_gives_one_card_for_two_turned_rectangles_of_two_names(mo
     monkeypatch.setattr(rec, "one_deck", False)
     got = rec.recognise(np.zeros((480, 800, 3), np.uint8))
     assert [c.label for c in got] == ["08-moon", "01-crane"]
+
+
+def test_a_profile_lowers_the_classes_the_deck_does_not_have():
+    """``fudaba enroll --absent 00-blank``: a crop the network calls the blank is named as the card
+    next in line; classes the deck has are untouched; a back or an enrolled card cannot be absent."""
+    import numpy as np
+
+    from vision.recognise.profile import ABSENT_FACTOR, absent_classes, lowered
+
+    names = ("00-blank", "08-moon", "08-plain", "back")
+    probs = np.array([[0.90, 0.06, 0.03, 0.01], [0.01, 0.97, 0.01, 0.01]])
+    low = lowered(probs, np.array([True, False, False, False]))
+    assert low[0].argmax() == 1 and low[0, 0] == pytest.approx(0.9 * ABSENT_FACTOR / (0.1 + 0.9 * ABSENT_FACTOR))
+    assert np.allclose(low.sum(axis=1), 1) and low[1].argmax() == 1
+    assert lowered(probs, np.zeros(4, bool)) is probs
+    assert absent_classes(names, ["00-blank", "00-blank"], ["08-moon"]) == ["00-blank"]
+    with pytest.raises(ValueError, match="every deck has backs"):
+        absent_classes(names, ["back"], [])
+    with pytest.raises(ValueError, match="on the grid photo"):
+        absent_classes(names, ["08-moon"], ["08-moon"])
+    with pytest.raises(ValueError, match="not a class"):
+        absent_classes(names, ["JOKER"], [])
+
+
+def test_recognition_with_a_profile_lowers_its_absent_classes(monkeypatch):
+    import numpy as np
+
+    from vision.recognise import DeckProfile, Recogniser
+    from vision.recognise.classifier import Scores
+
+    rec = Recogniser("hanafuda")
+    names = rec.classifier.names
+    blank, moon = names.index("00-blank"), names.index("08-moon")
+    p = np.full((1, len(names)), 1e-4)
+    p[0, blank], p[0, moon] = 0.8, 0.15
+    p /= p.sum()
+    emb = np.ones((1, 8), np.float32) / np.sqrt(8)
+    monkeypatch.setattr(rec.classifier, "classify", lambda crops: Scores(p.copy(), emb))
+    crop = np.zeros((96, 96, 3), np.uint8)
+    plain = DeckProfile("hanafuda", rec.classifier_sha256(), names, emb, np.array([moon], np.int32), {})
+    rec.use_profile(plain)
+    assert rec.probabilities([crop])[0][0].argmax() == blank  # nothing said: the blank stays
+    rec.use_profile(DeckProfile("hanafuda", rec.classifier_sha256(), names, emb, np.array([moon], np.int32),
+                                {"absent": ["00-blank"]}))
+    assert rec.probabilities([crop])[0][0].argmax() == moon

@@ -1,7 +1,7 @@
 """Command lines of recognition: ``fudaba recognise``, ``fudaba enroll``, ``fudaba calibrate``.
 
     recognise IMAGE... [--deck hanafuda|playing] [--profile FILE] [--backend B[,B]] [--models DIR] [--json]
-    enroll --deck hanafuda|playing PHOTO... [--extras] [--practice 300] [--fine-tune [--minutes 8]] [--out FILE]
+    enroll --deck hanafuda|playing PHOTO... [--extras] [--absent ID...] [--practice 300] [--fine-tune [--minutes 8]] [--out FILE]
            [--models DIR]
     enroll --deck hanafuda|playing --sheet OUT.pdf|OUT.png [--paper a4x4|a3|letter]
     calibrate --deck hanafuda|playing [--scenes 300] [--seed 900000] [--style A,B] [--art-dir DIR] [--both-ways]
@@ -103,6 +103,9 @@ def _parser(command: str) -> argparse.ArgumentParser:
                         help="--sheet: the paper (default a4x4, that is A4)")
         ap.add_argument("--extras", action="store_true",
                         help="the grid has a fifth row: the blank (hanafuda) or both jokers (playing)")
+        ap.add_argument("--absent", nargs="+", default=[], metavar="ID",
+                        help="classes your deck does not have (e.g. 00-blank, JOKER-RED): recognition with the "
+                             "profile names a card so only where nothing else is near")
         ap.add_argument("--out", help="profile file to write (default: <deck>-profile.npz)")
         ap.add_argument("--practice", type=int, default=None, metavar="N",
                         help="practice scenes rendered with your deck's faces (default 300; 0: none, fastest)")
@@ -430,6 +433,9 @@ def _enroll(args: argparse.Namespace) -> int:
     from vision.recognise.enrol import PRACTICE_SCENES, enrol
 
     rec = _recogniser(args, "enroll")
+    from vision.recognise.profile import absent_classes
+
+    absent_classes(rec.classifier.names, args.absent, ())  # said before the long part
     scenes = PRACTICE_SCENES if args.practice is None else args.practice
     out = Path(args.out or f"{args.deck}-profile.npz")
     minutes = None
@@ -453,12 +459,12 @@ def _enroll(args: argparse.Namespace) -> int:
         print(f"fine-tuning the classifier on your deck's faces for about {minutes:g} min (work in "
               f"{work_dir(out.with_suffix('.npz'))}; if cut short, the same command continues), then about "
               f"{_minutes(seconds)} on this machine: {parts}…", flush=True)
-        profile, report = fine_tune(rec, args.photos, out, extras=args.extras, minutes=minutes,
+        profile, report = fine_tune(rec, args.photos, out, extras=args.extras, minutes=minutes, absent=args.absent,
                                     practice_scenes=scenes)
         out = out.with_suffix(".npz")
     else:
         print(f"about {_minutes(seconds)} on this machine: {parts}…", flush=True)
-        profile, report = enrol(rec, args.photos, extras=args.extras, practice_scenes=scenes)
+        profile, report = enrol(rec, args.photos, extras=args.extras, practice_scenes=scenes, absent=args.absent)
         out = profile.save(out)
     for r in report:
         turned = ", read turned 180°" if r.turned else ""

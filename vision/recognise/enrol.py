@@ -30,7 +30,7 @@ from vision.recognise.classifier import sure_threshold
 from vision.recognise.detector import Detection
 from vision.recognise.duplicates import kept_apart, overlap
 from vision.recognise.geometry import match
-from vision.recognise.profile import DeckProfile, blend, fit_head
+from vision.recognise.profile import DeckProfile, absent_classes, blend, fit_head
 from vision.recognise.recogniser import CARD_ASPECT, Recogniser
 from vision.synth.artset import find_style
 from vision.synth.classes import class_of
@@ -304,21 +304,22 @@ def read_grid(recogniser: Recogniser, photo: str | Path, extras: bool = False) -
 
 
 def enrol(recogniser: Recogniser, photos: Sequence[str | Path], extras: bool = False, seed: int = 0,
-          practice_scenes: int | None = None) -> tuple[DeckProfile, list[EnrolledPhoto]]:
+          practice_scenes: int | None = None, absent: Sequence[str] = ()) -> tuple[DeckProfile, list[EnrolledPhoto]]:
     """A deck profile from grid photos (file paths); ValueError naming the photo and the problem.
 
     ``practice_scenes``: scenes rendered with the photographed faces to fit the head on (None:
     :data:`PRACTICE_SCENES`; 0: the head is fitted to the photos' own references only). The
     profile belongs to the recogniser's current classifier (a fine-tuned one included). Every crop
     is classified both ways up (the manifest's ``turn_below`` set aside), as recognition with a
-    profile does (:meth:`Recogniser.probabilities`).
+    profile does (:meth:`Recogniser.probabilities`). ``absent``: classes the deck does not have
+    (the blank, the jokers), which recognition with the profile lowers.
     """
     with recogniser.classifier.turning_every_crop():
-        return _enrol(recogniser, photos, extras, seed, practice_scenes)
+        return _enrol(recogniser, photos, extras, seed, practice_scenes, absent)
 
 
 def _enrol(recogniser: Recogniser, photos: Sequence[str | Path], extras: bool, seed: int,
-           practice_scenes: int | None) -> tuple[DeckProfile, list[EnrolledPhoto]]:
+           practice_scenes: int | None, absent: Sequence[str] = ()) -> tuple[DeckProfile, list[EnrolledPhoto]]:
     practice_scenes = PRACTICE_SCENES if practice_scenes is None else practice_scenes
     deck = recogniser.deck
     names = recogniser.classifier.names
@@ -352,7 +353,8 @@ def _enrol(recogniser: Recogniser, photos: Sequence[str | Path], extras: bool, s
     lab = np.array(labels, np.int32)
     meta = {"photos": [str(p) for p in photos], "created": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
             "extras": extras, "copies": COPIES, "jitter": JITTER, "augmented": AUGMENTED,
-            "practice_scenes": practice_scenes, "practice_references": 0}
+            "practice_scenes": practice_scenes, "practice_references": 0,
+            "absent": absent_classes(names, absent, [names[i] for i in np.unique(lab)])}
     seen = practice(recogniser, faces, practice_scenes, seed) if practice_scenes > 0 else None
     if seen is not None and not len(seen.labels):
         seen = None  # the detector found none of the cards in the practice scenes

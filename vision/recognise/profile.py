@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import shutil
 import zipfile
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -64,6 +65,13 @@ class DeckProfile:
         m = np.zeros(len(self.names), bool)
         m[np.unique(self.labels)] = True
         return m
+
+    @property
+    def absent(self) -> np.ndarray:
+        """Boolean mask of the classes the owner said their deck does not have (``meta["absent"]``,
+        ``fudaba enroll --absent``): recognition lowers them (:func:`lowered`)."""
+        gone = set(self.meta.get("absent", ()))
+        return np.array([n in gone for n in self.names], bool)
 
     def save(self, path: str | Path) -> Path:
         path = Path(path)
@@ -155,6 +163,35 @@ def fit_head(embeddings: np.ndarray, labels: np.ndarray, n_classes: int, steps: 
             v[i] = 0.999 * v[i] + 0.001 * grad**2
             param -= lr * (m[i] / (1 - 0.9**t)) / (np.sqrt(v[i] / (1 - 0.999**t)) + 1e-8)
     return w.astype(np.float32), b.astype(np.float32)
+
+
+ABSENT_FACTOR = 1e-3
+"""How much a class absent from the deck is lowered: its probability is multiplied by this, then
+every row renormalised (a crop is named after it only where nothing else is near)."""
+
+
+def absent_classes(names: Sequence[str], absent: Sequence[str], enrolled: Sequence[str]) -> list[str]:
+    """``absent`` checked against the classifier's ``names`` and the cards enrolled; ValueError
+    naming what cannot be absent (an unknown class, a card back, a card that was enrolled)."""
+    out = []
+    for name in absent:
+        if name not in names:
+            raise ValueError(f"--absent {name}: not a class of this deck's classifier ({', '.join(sorted(names)[:6])} …)")
+        if name.lower() == "back":
+            raise ValueError("--absent back: every deck has backs")
+        if name in enrolled:
+            raise ValueError(f"--absent {name}: that card is on the grid photo, so the deck has it")
+        out.append(name)
+    return sorted(set(out))
+
+
+def lowered(probs: np.ndarray, absent: np.ndarray, factor: float = ABSENT_FACTOR) -> np.ndarray:
+    """``probs`` (N × classes) with the ``absent`` classes multiplied by ``factor``, rows renormalised."""
+    if not absent.any():
+        return probs
+    out = probs.copy()
+    out[:, absent] *= factor
+    return out / out.sum(axis=1, keepdims=True)
 
 
 def blend(probs: np.ndarray, profile_sims: np.ndarray, enrolled: np.ndarray, weight: float, tau: float) -> np.ndarray:

@@ -42,7 +42,7 @@ from vision.recognise.duplicates import one_of_each, one_outline_each
 from vision.recognise.index_reader import IndexReader, merge, needs_reading
 from vision.recognise.manifest import IndexParams, Manifest, file_sha256, load_manifest
 from vision.recognise.one_deck import assigned, capacities
-from vision.recognise.profile import DeckProfile, blend, load_profile
+from vision.recognise.profile import DeckProfile, blend, load_profile, lowered
 
 CARD_ASPECT = {"hanafuda": 54.0 / 87.0, "playing": 63.0 / 88.0}
 """Short side over long side of each deck's cards."""
@@ -208,7 +208,8 @@ class Recogniser:
         return out
 
     def probabilities(self, crops: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-        """(calibrated probabilities, embeddings) of crops, with the profile blended in if loaded.
+        """(calibrated probabilities, embeddings) of crops, with the profile blended in if loaded (and
+        the classes its deck does not have lowered, :func:`vision.recognise.profile.lowered`).
         With a profile every crop is classified both ways up (``turn_below`` set aside), as the
         profile's references and its ``unsure_below`` were made (:func:`vision.recognise.enrol.enrol`)."""
         with self.classifier.turning_every_crop() if self.profile is not None else nullcontext():
@@ -217,6 +218,7 @@ class Recogniser:
         if self.profile is not None and len(crops):
             sims, temperature = self.profile.class_scores(scores.embeddings)
             probs = blend(probs, sims, self.profile.enrolled, self.profile_weight, temperature or self.profile_tau)
+            probs = lowered(probs, self.profile.absent)
         return probs, scores.embeddings
 
     def recognise(self, frame: np.ndarray) -> list[RecognisedCard]:

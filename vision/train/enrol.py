@@ -54,7 +54,7 @@ def prepare_work(out: Path, deck: str, photos: Sequence[str | Path], scenes: int
 
 def fine_tune(recogniser: Recogniser, photos: Sequence[str | Path], out: str | Path, extras: bool = False,
               minutes: float = FINE_TUNE_MINUTES, scenes: int = FINE_TUNE_SCENES, practice_scenes: int | None = None,
-              seed: int = 0, workers: int = 2) -> tuple[DeckProfile, list[EnrolledPhoto]]:
+              seed: int = 0, workers: int = 2, absent: Sequence[str] = ()) -> tuple[DeckProfile, list[EnrolledPhoto]]:
     """Fine-tune ``recogniser``'s shipped classifier on the deck of the grid ``photos``, then enrol
     with it; returns the profile (saved to ``out`` with its classifier beside it) and the report.
 
@@ -97,7 +97,8 @@ def fine_tune(recogniser: Recogniser, photos: Sequence[str | Path], out: str | P
         raise ValueError(f"could not export the fine-tuned classifier of {run}")
     recogniser.use_classifier(models / deck / "classifier.onnx")
     try:
-        profile, report = enrol(recogniser, photos, extras=extras, seed=seed, practice_scenes=practice_scenes)
+        profile, report = enrol(recogniser, photos, extras=extras, seed=seed, practice_scenes=practice_scenes,
+                                absent=absent)
         profile = _with_meta(profile, {"fine_tune": {"scenes": scenes, "minutes": minutes, "seed": FINE_TUNE_SEED,
                                                      "base_classifier": recogniser.manifest.classifier.sha256}})
         profile.save(out)
