@@ -258,6 +258,13 @@ def test_two_rectangles_of_two_names_over_one_card_are_one_card():
     # a face-down outline over a face-up card is not the same reading of it
     back = _card("back", (301, 201), 50.0, 0.99, face_up=False)
     assert one_outline_each([card, back]) == [card, back]
+    # two playing cards dropped across each other, each named by its own corner index, are two cards
+    import dataclasses
+
+    crossed = [dataclasses.replace(_card("2S", (300, 200), 5.0, 0.9, (63.0, 88.0)), named_by="index"),
+               dataclasses.replace(_card("KC", (304, 203), 80.0, 0.8, (63.0, 88.0)), named_by="index")]
+    assert one_outline_each(crossed) == crossed
+    assert one_outline_each([crossed[0], dataclasses.replace(crossed[1], named_by="card")]) == [crossed[0]]
 
 
 def test_the_recogniser_gives_one_card_for_two_turned_rectangles_of_two_names(monkeypatch):

@@ -11,7 +11,8 @@ outlines of the same face (up or down), whatever their names, whose centres lie 
 :data:`NEAR` of the smaller one's short side, turned :data:`TURNED` degrees or more from each other
 and sharing at least half of the smaller one, the less confident is the same card seen again
 (:func:`one_outline_each`). Cards that truly overlap lie apart (a row, a pile's offset) or nearly
-parallel (a fan turns each card 6-12° from the next).
+parallel (a fan turns each card 6-12° from the next); two cards dropped across each other, each
+named by its own corner index, are two cards.
 """
 
 from __future__ import annotations
@@ -67,6 +68,8 @@ def twins(a, b) -> bool:
     """Whether two cards (``face_up``, ``polygon``) are one card outlined twice, turned (module docstring)."""
     if a.face_up != b.face_up or getattr(a, "index_only", False) or getattr(b, "index_only", False):
         return False
+    if getattr(a, "named_by", "card") == "index" and getattr(b, "named_by", "card") == "index":
+        return False  # two corner indices read apart: two cards crossing, not one card outlined twice
     pa, pb = np.asarray(a.polygon, float), np.asarray(b.polygon, float)
     if len(pa) != 4 or len(pb) != 4:
         return False
