@@ -141,14 +141,32 @@ def _setup() -> Any:
     return setup
 
 
+def _source(body: dict[str, Any]) -> str:
+    """The camera a request names (``"source"``: a webcam number, a stream URL, a file), stripped."""
+    source = body.get("source")
+    if not isinstance(source, str) or not source.strip():
+        raise SessionError("say which camera: {\"source\": \"0\"} (a webcam number, a stream URL, a file)", 400)
+    return source.strip()
+
+
+def _mjpeg(pictures: Iterator[bytes], cache: str = "no-store") -> Response:
+    """JPEG pictures as one MJPEG stream (``multipart/x-mixed-replace``), as a browser's ``<img>`` shows it."""
+    boundary = "fudabaframe"
+
+    def parts() -> Iterator[bytes]:
+        for data in pictures:
+            yield (f"--{boundary}\r\nContent-Type: image/jpeg\r\nContent-Length: {len(data)}\r\n\r\n".encode()
+                   + data + b"\r\n")
+
+    return Response(parts(), mimetype=f"multipart/x-mixed-replace; boundary={boundary}",
+                    headers={"Cache-Control": cache})
+
+
 @bp.post("/api/camera/look")
 def camera_look() -> Response:
     """Look through a camera before a game: ``{"source"}`` → what it shows (frame size, the mat's
     markers found and missing, a message) and ``picture``, a JPEG data URL with the markers outlined."""
-    source = _body().get("source")
-    if not isinstance(source, str) or not source.strip():
-        raise SessionError("say which camera: {\"source\": \"0\"} (a webcam number, a stream URL, a file)", 400)
-    look = _setup().look(source.strip())
+    look = _setup().look(_source(_body()))
     out = look.to_json()
     if look.jpeg is not None:
         out["picture"] = "data:image/jpeg;base64," + base64.b64encode(look.jpeg).decode()
@@ -160,16 +178,14 @@ def camera_preview_start() -> Response:
     """Watch a camera before a game: ``{"source", "game", "players", "deck"?}`` starts the live
     preview and zone check (one at a time: another replaces it) → 201 and its status."""
     body = _body()
-    source, game, players = body.get("source"), body.get("game"), body.get("players")
-    if not isinstance(source, str) or not source.strip():
-        raise SessionError("say which camera: {\"source\": \"0\"} (a webcam number, a stream URL, a file)", 400)
+    source, game, players = _source(body), body.get("game"), body.get("players")
     if not isinstance(game, str) or not isinstance(players, int) or isinstance(players, bool):
         raise SessionError("say the game and the number of players: {\"game\": \"poka\", \"players\": 2}", 400)
     deck = body.get("deck")
     if deck is not None and not isinstance(deck, str):
         raise SessionError("'deck' is a deck's name", 400)
     try:
-        preview = _setup().preview(source.strip(), game, players, deck)
+        preview = _setup().preview(source, game, players, deck)
     except ValueError as exc:
         raise SessionError(str(exc), 400) from None
     return jsonify(preview.status()), 201
@@ -193,20 +209,17 @@ def camera_preview_video() -> Response:
     """The live preview as MJPEG (at most 4 pictures a second) until it stops: the camera's frame
     with the markers outlined, then the top-down play area with zones and the cards read there."""
     preview = _preview()
-    boundary = "fudabaframe"
 
     def pictures() -> Iterator[bytes]:
         seq = 0
         while preview.running or seq == 0:
             seq, data = preview.picture(seq)
             if data is not None:
-                yield (f"--{boundary}\r\nContent-Type: image/jpeg\r\nContent-Length: {len(data)}\r\n\r\n".encode()
-                       + data + b"\r\n")
+                yield data
             if not preview.running:
                 break
 
-    return Response(pictures(), mimetype=f"multipart/x-mixed-replace; boundary={boundary}",
-                    headers={"Cache-Control": "no-store"})
+    return _mjpeg(pictures())
 
 
 def _preview() -> Any:
@@ -419,7 +432,6 @@ def video(sid: int) -> Response:
     follower = s.follower
     if follower is None:
         raise SessionError("no camera follows this game", 404)
-    boundary = "fudabaframe"
 
     def pictures() -> Iterator[bytes]:
         last = None
@@ -427,14 +439,12 @@ def video(sid: int) -> Response:
             data = follower.picture()
             if data is not None and data is not last:
                 last = data
-                yield (f"--{boundary}\r\nContent-Type: image/jpeg\r\nContent-Length: {len(data)}\r\n\r\n".encode()
-                       + data + b"\r\n")
+                yield data
             time.sleep(1.0 / VIDEO_FPS)
             if s.follower is not follower:
                 return
 
-    return Response(pictures(), mimetype=f"multipart/x-mixed-replace; boundary={boundary}",
-                    headers={"Cache-Control": "no-cache"})
+    return _mjpeg(pictures(), cache="no-cache")
 
 
 @bp.get("/api/sessions/<int:sid>/frame.jpg")
