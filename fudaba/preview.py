@@ -42,7 +42,7 @@ class Preview:
         self.game, self.players, self.deck = setup.game, setup.players, setup.deck
         self.layout = setup.layout
         self._recogniser = Recogniser(setup.deck)
-        self.calibrator = TableCalibrator(self.layout.area_mm, every=1)
+        self.calibrator = TableCalibrator(self.layout.area_mm, every=3)
         self._stabiliser: Any = None
         self.source = open_source(source, pace=True)  # ValueError (CaptureError) for a bad source
         self.interval = 1.0 / max(0.5, fps)
@@ -119,15 +119,21 @@ class Preview:
                 self._cond.notify_all()
 
     def _frame(self, frame: Any, draw: bool) -> None:
-        """Every frame goes to the calibration and the stabiliser (which compare frame with frame);
-        the markers are searched and a picture drawn only when ``draw``."""
+        """Every frame goes to the calibration (markers searched every third frame, as a camera game
+        does, and on each frame drawn) and the stabiliser (which compares frame with frame); a
+        picture is drawn only when ``draw``."""
         from vision.annotate import jpeg, top_down
         from vision.calibrate import find_markers
         from vision.stabilise import Stabiliser
 
         self.frames += 1
         image = frame.image
-        cal = self.calibrator.update(image, frame.t)
+        found: dict[int, Any] = {}
+        if draw:  # the markers are searched once: for the picture and the calibration alike
+            found = {k: v for k, v in find_markers(image).items() if k in MARKER_IDS}
+            cal = self.calibrator.update_markers(found, frame.t)
+        else:
+            cal = self.calibrator.update(image, frame.t)
         self.calibrated = cal is not None
         if cal is not None:
             if self._stabiliser is None:
@@ -135,7 +141,6 @@ class Preview:
             self._stabiliser.push(image, frame.t, cal)
         if not draw:
             return
-        found = {k: v for k, v in find_markers(image).items() if k in MARKER_IDS}
         self.markers = tuple(sorted(found))
         if cal is None:
             picture = markers_drawn(image, found)
