@@ -131,10 +131,32 @@ class IndexReader:
         dets, joint, factor = self.read_parts(frames, factors=self.factor_weight > 0)
         return self.readings(dets, mix(joint, factor, self.factor_weight))
 
+    def read_tiled(self, frame: np.ndarray, origins: Sequence[tuple[int, int]]) -> list[IndexReading]:
+        """The corner indices found in tiles of the detector's input size cut from ``frame`` at its own
+        resolution, their top-left corners at ``origins`` (:func:`vision.recognise.index_tiles.tile_origins`);
+        an index found in two tiles is kept once (the detector's own IoU rule over the whole frame)."""
+        t = self.detector.size
+        h, w = frame.shape[:2]
+        if h < t or w < t:
+            frame = cv2.copyMakeBorder(frame, 0, max(0, t - h), 0, max(0, t - w), cv2.BORDER_REPLICATE)
+        found = self.detector.detect([frame[y:y + t, x:x + t] for x, y in origins])
+        dets = [replace(d, box=(d.box[0] + x, d.box[1] + y, d.box[2] + x, d.box[3] + y))
+                for (x, y), ds in zip(origins, found, strict=True) for d in ds
+                if d.box[0] < w - x and d.box[1] < h - y]
+        if dets:
+            xywh = [[d.box[0], d.box[1], d.box[2] - d.box[0], d.box[3] - d.box[1]] for d in dets]
+            keep = cv2.dnn.NMSBoxes(xywh, [float(d.score) for d in dets], 0.0, self.detector.iou)
+            dets = [dets[int(i)] for i in np.asarray(keep).reshape(-1)]
+        dets_per_frame, joint, factor = self.read_found([frame], [dets], factors=self.factor_weight > 0)
+        return self.readings(dets_per_frame, mix(joint, factor, self.factor_weight))[0]
+
     def read_parts(self, frames: Sequence[np.ndarray], factors: bool = True):
         """``(detections per frame, 54-way probabilities, rank × suit probabilities or None)`` of the
         indices in ``frames``, one row per detection in frame order (views averaged)."""
-        dets = self.detector.detect(frames)
+        return self.read_found(frames, self.detector.detect(frames), factors)
+
+    def read_found(self, frames: Sequence[np.ndarray], dets, factors: bool = True):
+        """:meth:`read_parts` of indices already found: ``dets``, the detections of each frame."""
         side = self.classifier.side
         angles = VIEW_ANGLES if self.turns > 4 else VIEW_ANGLES[:1]
         crops = {a: [square_crop(f, index_square(d.box, angle=a), side)

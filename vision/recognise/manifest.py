@@ -182,6 +182,9 @@ class IndexParams:
     big enough to show an index of ``close_px`` (:func:`vision.recognise.index_reader.needs_reading`): a
     table seen from afar, whose indices are too small to read, where the reader would cost time and
     find only stray readings."""
+    tiles: bool = False
+    """Whether a table frame whose indices are too small at the detector's input is read in tiles at
+    its own resolution round the cards in doubt (:mod:`vision.recognise.index_tiles`)."""
     target: float | None = None
     """Share of the index-named sure cards that must be right (what ``unsure_below`` was fitted to)."""
     per_image_f1: float | None = None

@@ -39,7 +39,8 @@ from vision.recognise.cards import RecognisedCard
 from vision.recognise.classifier import CardClassifier
 from vision.recognise.detector import CardDetector, Detection
 from vision.recognise.duplicates import one_of_each, one_outline_each
-from vision.recognise.index_reader import IndexReader, merge, needs_reading
+from vision.recognise.index_reader import INDEX_FRACTION, IndexReader, merge, needs_reading
+from vision.recognise.index_tiles import doubtful, tile_origins, wants_tiles
 from vision.recognise.manifest import IndexParams, Manifest, file_sha256, load_manifest
 from vision.recognise.one_deck import assigned, capacities
 from vision.recognise.profile import DeckProfile, blend, load_profile, lowered
@@ -233,11 +234,17 @@ class Recogniser:
         scale = self.index_reader.scale(frames[0]) if frames else 0.0
         # with the user's own deck enrolled, the whole-card names need no index to confirm them
         params = self.index_params if self.profile is None else replace(self.index_params, unread_min=0.0)
-        wanted = [i for i, c in enumerate(cards) if needs_reading(c, scale, params)]
+        tile = self.index_reader.detector.size
+        size = (frames[0].shape[1], frames[0].shape[0]) if frames else (0, 0)
+        tiled = {i: tile_origins(size, doubtful(c), tile) for i, c in enumerate(cards)
+                 if self.index_params.tiles and wants_tiles(size, tile, c, params.close_px, INDEX_FRACTION)}
+        wanted = [i for i, c in enumerate(cards) if i not in tiled and needs_reading(c, scale, params)]
         read = dict(zip(wanted, self.index_reader.read([frames[i] for i in wanted]) if wanted else [], strict=True))
+        read.update({i: self.index_reader.read_tiled(frames[i], origins) for i, origins in tiled.items()})
         readings = [read.get(i, []) for i in range(len(frames))]
-        return [one_outline_each(merge(c, r, self.index_reader.names, params, scale))
-                for c, r in zip(cards, readings, strict=True)]
+        # a tiled frame's readings are at its own resolution: the index detector's input scale is 1 there
+        return [one_outline_each(merge(c, r, self.index_reader.names, params, 1.0 if i in tiled else scale))
+                for i, (c, r) in enumerate(zip(cards, readings, strict=True))]
 
     def _kept(self, cards: list[RecognisedCard], probs: np.ndarray) -> list[RecognisedCard]:
         """One frame's whole cards with a card found twice kept once (:func:`one_of_each`) and the

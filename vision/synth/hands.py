@@ -99,7 +99,7 @@ def hands_scene(seed: int, deck: str = "playing", styles: tuple[str, ...] = ("kn
                                camera=camera, effects=dataclasses.replace(base.effects, k1=0.0))
 
 
-def _region(poly: np.ndarray, x0: float, y0: float, x1: float, y1: float) -> np.ndarray:
+def face_region(poly: np.ndarray, x0: float, y0: float, x1: float, y1: float) -> np.ndarray:
     """The quad of a card's face region (fractions of its width and height) in image px."""
     tl, tr, br, bl = poly
     def at(u: float, v: float) -> np.ndarray:  # bilinear inside the face's outline
@@ -119,7 +119,7 @@ def index_truth(labels, size: tuple[int, int], scale: float = 0.5) -> set[str]: 
     for card in reversed(cards):  # top first: what lies above each card is drawn before it
         poly = np.asarray(card.polygon, np.float32)
         if card.face_up:
-            for region in (_region(poly, x0, y0, x1, y1), _region(poly, 1 - x1, 1 - y1, 1 - x0, 1 - y0)):
+            for region in (face_region(poly, x0, y0, x1, y1), face_region(poly, 1 - x1, 1 - y1, 1 - x0, 1 - y0)):
                 mask = np.zeros(shape, np.uint8)
                 cv2.fillPoly(mask, [np.round(region * scale).astype(np.int32)], 1)
                 area = cv2.countNonZero(cv2.fillPoly(np.zeros((shape[0] * 3, shape[1] * 3), np.uint8),

@@ -7,7 +7,7 @@
           [--patience P] [--weights PT] [--lr0 LR] [--threads N] [--no-plots] --out runs/NAME
     train detect|obb|classify --out runs/NAME --resume [--time HOURS]
     train export runs/NAME --format onnx|openvino [--imgsz PX]
-    train corner-data --real DIR --out DIR [--side 64] [--copies 4] [--tune 0.1] [--art jumbo,knoll]
+    train corner-data --real DIR --out DIR [--side 64] [--copies 4] [--tune 0.1] [--art jumbo,knoll] [--hands N]
                       [--stretch 0] [--invert 0] [--blur 0] [--factors]
     train ship runs/NAME --deck D [--index [--part rank|suit]] [--size PX] [--models DIR]
     train index-tune --real DIR [--models DIR] [--tune 0.1] [--conf-min 0] [--turns-max 8]
@@ -61,6 +61,11 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--invert", type=float, default=0.0, help="fraction of the photos' train crops turned light-on-dark (--art crops keep their own disturbances)")
     c.add_argument("--blur", type=float, default=0.0,
                    help="fraction of the photos' train crops blurred as by a camera out of focus or moving")
+    c.add_argument("--hands", type=int, default=0,
+                   help="also render this many tables of fanned and spread hands and cut index tiles and crops from them")
+    c.add_argument("--hands-seed", type=int, default=720000, help="first seed of the --hands tables (bench uses 810000+)")
+    c.add_argument("--hands-copies", type=int, default=1, help="train crops per visible index of a --hands table")
+    c.add_argument("--art-dir", help="card art folder (default: the shipped art)")
     c.add_argument("--factors", action="store_true",
                    help="also write rank/ and suit/ classifier datasets of the same crops (symlinks)")
     sh = sub.add_parser("ship", help="copy a run's best weights and their ONNX export into models/<deck>/")
@@ -303,6 +308,14 @@ def _corner_data(args: argparse.Namespace) -> int:
         styles = tuple(s.strip() for s in args.art.split(",") if s.strip())
         n = corners.art_crops(styles, out / "crops" / "train", args.side, args.art_copies, args.seed)
         print(f"index crops from the art of {', '.join(styles)}: {n} more in {out / 'crops' / 'train'}")
+    if args.hands:
+        from vision.train.hand_indices import hands_data
+
+        h = hands_data(out, args.hands, args.hands_seed, art_dir=args.art_dir, side=args.side,
+                       copies=args.hands_copies, tune=args.tune)
+        print(f"rendered hands: {h['frames']} tables ({h['skipped']} already written), detector tiles train "
+              f"{h['tiles']['train']}, val {h['tiles']['val']} ({h['boxes']} boxes), index crops train "
+              f"{h['crops']['train']}, val {h['crops']['val']}")
     if args.factors:
         for part, c in corners.factor_datasets(out / "crops", out).items():
             print(f"{part} classifier data in {out / part}: {c['classes']} classes, {c['images']} crops")

@@ -328,7 +328,8 @@ def tune(rec, real_dir: Path, fraction: float = 0.1, target: float = 0.995, conf
         return float(np.mean(f1s)), named
 
     skip = rec.index_params.skip_unreadable  # kept as the manifest has it (chosen on validation scenes: docs/decisions.md)
-    grid = [(c, IndexParams(m, turns=t, unread_min=u, factor_weight=fw, skip_unreadable=skip))
+    tiles = rec.index_params.tiles  # likewise: the held-out photographs are close-ups, read whole
+    grid = [(c, IndexParams(m, turns=t, unread_min=u, factor_weight=fw, skip_unreadable=skip, tiles=tiles))
             for c in confs for m in MIN_PROB_GRID for t in turns_grid for u in UNREAD_MIN_GRID for fw in weights]
     # ties go to the reader without the rank and suit classifiers (factor_weight 0)
     f1, conf, params = max(((run(c, p)[0], c, p) for c, p in grid), key=lambda x: (x[0], x[2].factor_weight == 0))
@@ -349,6 +350,7 @@ def tune(rec, real_dir: Path, fraction: float = 0.1, target: float = 0.995, conf
     return {"conf": conf, "min_prob": params.min_prob, "turns": params.turns,
             "unread_min": params.unread_min, "close_px": params.close_px,
             "split_prob": params.split_prob, "factor_weight": params.factor_weight, "skip_unreadable": params.skip_unreadable,
+            "tiles": params.tiles,
             "unsure_below": round(unsure, 4), "target": target, "per_image_f1": round(f1, 4), "images": len(cases),
             "fraction": fraction, "conf_min": conf_min, "turns_max": turns_max}
 
