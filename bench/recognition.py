@@ -15,6 +15,12 @@ Sections (each can be skipped; figures are printed and written to ``--json``):
 - ``real``: the playing-card models on the real photographs' val split (``--real``): per-image
   card-identity F1 — a card is in an image's truth if any of its corner labels is, and found if the
   recogniser names it face up.
+- ``real2``: the playing-card models on the second real set (``--real2``, ``playing-real-2``: whole-card
+  boxes, ranks 9 to ace, no suits; both its splits, none trained on): of the labelled cards, the share
+  named face up with the right rank (a named card belongs to the labelled box holding its centre,
+  the smallest when several do), the share of the cards given a name whose names all give another
+  rank, and the named cards no labelled box holds (cards of other ranks never appear, but cards cut by
+  the photo's edge are not labelled), per image; sure answers and all answers.
 - ``hands``: four face-up hands of 13 playing cards, fanned or spread (:mod:`vision.synth.hands`),
   ``--hands`` frames per playing style (``knoll``, ``jumbo``) and view (top-down, tilted 18-32°),
   seeds from ``--hands-seed``: of the cards with a corner index readable, the share named sure and
@@ -32,7 +38,7 @@ Sections (each can be skipped; figures are printed and written to ``--json``):
     python bench/recognition.py [--scenes 200] [--frames 40] [--cross runs/x-mantia=classic ...]
         [--fine-tune-minutes 8]
         [--art-dir ../shared/assets] [--real ../shared/datasets/playing-real]
-        [--skip heldout,heldout_playing,unseen,real,hands,clutter,speed] [--hands 10] [--clutter 50] [--repeats 20] [--against OTHER_MODELS]
+        [--skip heldout,heldout_playing,unseen,real,real2,hands,clutter,speed] [--hands 10] [--clutter 50] [--repeats 20] [--against OTHER_MODELS]
         [--json bench/out/recognition.json]
 """
 
@@ -178,6 +184,60 @@ def real(args) -> dict:
               f"recall {res[key]['recall']:.3f}")
     print(f"face-up cards named by the whole-card classifier {named_by['card']}, by their index "
           f"{named_by['index']}, seen only by an index {named_by['index_only']}")
+    return res
+
+
+REAL2_RANKS = {"nine": "9", "ten": "10", "jack": "J", "queen": "Q", "king": "K", "ace": "A"}
+
+
+def real2_truth(root: Path) -> dict[Path, list[tuple[str, tuple[float, float, float, float]]]]:
+    """``image path → [(rank, (x0, y0, x1, y1) px)]`` of both splits of ``playing-real-2``."""
+    import csv
+
+    out: dict[Path, list] = {}
+    for split in ("train", "test"):
+        with open(root / f"{split}_labels.csv", encoding="utf-8", newline="") as f:
+            for n, row in enumerate(csv.DictReader(f), 2):
+                if row["class"] not in REAL2_RANKS:
+                    raise ValueError(f"{root / f'{split}_labels.csv'}:{n}: unknown class {row['class']!r}")
+                box = tuple(float(row[k]) for k in ("xmin", "ymin", "xmax", "ymax"))
+                out.setdefault(root / "images" / split / row["filename"], []).append((REAL2_RANKS[row["class"]], box))
+    return out
+
+
+def real2(args) -> dict:
+    import cv2
+
+    rec = Recogniser("playing", args.models)
+    truth = real2_truth(Path(args.real2).resolve())
+    tally = {k: {"cards": 0, "named": 0, "wrong": 0, "stray": 0} for k in ("sure", "all")}
+    for path, labelled in sorted(truth.items()):
+        frame = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        if frame is None:
+            raise ValueError(f"{path}: not an image")
+        cards = [c for c in rec.recognise(frame) if c.face_up and c.card_ids]
+        for key, chosen in (("all", cards), ("sure", [c for c in cards if not c.unsure])):
+            given: dict[int, list[str]] = {}
+            for c in chosen:
+                cx, cy = (c.box[0] + c.box[2]) / 2, (c.box[1] + c.box[3]) / 2
+                holders = [i for i, (_, b) in enumerate(labelled) if b[0] <= cx <= b[2] and b[1] <= cy <= b[3]]
+                if not holders:
+                    tally[key]["stray"] += 1
+                    continue
+                i = min(holders, key=lambda i: (labelled[i][1][2] - labelled[i][1][0]) * (labelled[i][1][3] - labelled[i][1][1]))
+                given.setdefault(i, []).append(c.card_ids[0][:-1] if not c.card_ids[0].startswith("JOKER") else "JOKER")
+            t = tally[key]
+            t["cards"] += len(labelled)
+            t["named"] += sum(labelled[i][0] in ranks for i, ranks in given.items())
+            t["wrong"] += sum(labelled[i][0] not in ranks for i, ranks in given.items())
+    res = {"images": len(truth)}
+    for key, t in tally.items():
+        res[key] = {**t, "named_share": t["named"] / max(1, t["cards"]), "wrong_share": t["wrong"] / max(1, t["named"] + t["wrong"]),
+                    "stray_per_image": t["stray"] / max(1, len(truth))}
+        print(f"playing-real-2 ({len(truth)} images, {t['cards']} cards), {key} answers: {t['named']} named with the "
+              f"right rank ({_pct(res[key]['named_share'])}), {t['wrong']} given only other ranks "
+              f"({_pct(res[key]['wrong_share'])} of those named), {t['stray']} named cards outside every labelled box "
+              f"({res[key]['stray_per_image']:.2f} per image)")
     return res
 
 
@@ -346,6 +406,7 @@ def main() -> int:
     ap.add_argument("--cross", nargs="*", default=[], help="MODELS=STYLE: a one-style classifier and the style to test")
     ap.add_argument("--art-dir", default=str(REPO.parent / "shared" / "assets"))
     ap.add_argument("--real", default=str(REPO.parent / "shared" / "datasets" / "playing-real"))
+    ap.add_argument("--real2", default=str(REPO.parent / "shared" / "datasets" / "playing-real-2"))
     ap.add_argument("--against", help="speed: a second models folder timed in turn with --models, frame by frame")
     ap.add_argument("--repeats", type=int, default=20)
     ap.add_argument("--hands", type=int, default=10, help="hands: frames per style and view")
@@ -364,11 +425,11 @@ def main() -> int:
     result = {"machine": {"python": platform.python_version(), "cpus": os.cpu_count(),
                           "load_average": os.getloadavg()}, "backends": available_backends()}
     sections = {"heldout": heldout, "heldout_playing": lambda a: heldout(a, "playing"), "unseen": unseen,
-                "real": real, "hands": hands, "clutter": clutter, "speed": speed}
+                "real": real, "real2": real2, "hands": hands, "clutter": clutter, "speed": speed}
     for name, fn in sections.items():
         if name in skip or (name == "unseen" and not args.cross):
             continue
-        if name in ("real", "heldout_playing", "hands") and not (Path(args.models or REPO / "models") / "playing"
+        if name in ("real", "real2", "heldout_playing", "hands") and not (Path(args.models or REPO / "models") / "playing"
                                                         / "manifest.json").exists():
             print(f"{name}: no playing-card models shipped; skipped")
             continue
