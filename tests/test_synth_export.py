@@ -200,3 +200,23 @@ def test_the_coloured_paulownia_plain_is_12_plain_1_in_every_style(style):
         return float(warm.mean())
 
     assert band_colour("12-plain-1") > 0.3 > band_colour("12-plain-2")
+
+
+def test_clutter_lies_beside_the_cards_unlabelled(tmp_path):
+    """With ``clutter`` 1 every scene gets things that are not cards where no card lies: the images
+    change, the labels (cards only) stay as they were; ``with_clutter`` keeps the scene's own occluders."""
+    from vision.synth.clutter import KINDS, with_clutter
+    from vision.synth.scene import sample_scene
+
+    bare, busy = tmp_path / "bare", tmp_path / "busy"
+    write_dataset(DatasetSpec("hanafuda", ("mantia",), str(bare), count=4, seed=300, size=(256, 256), obb=True))
+    write_dataset(DatasetSpec("hanafuda", ("mantia",), str(busy), count=4, seed=300, size=(256, 256), obb=True, clutter=1.0))
+    labels = sorted((bare / "labels").rglob("*.txt"))
+    assert labels and [p.read_text() for p in labels] == [(busy / p.relative_to(bare)).read_text() for p in labels]
+    images = sorted((bare / "images").rglob("*.jpg"))
+    assert any(not np.array_equal(cv2.imread(str(p)), cv2.imread(str(busy / p.relative_to(bare)))) for p in images)
+    scene = sample_scene(301, "hanafuda", ("mantia",))
+    more = with_clutter(scene, np.random.default_rng(0), 3)
+    assert more.occluders[:len(scene.occluders)] == scene.occluders
+    added = more.occluders[len(scene.occluders):]
+    assert 1 <= len(added) <= 3 and all(o.kind in KINDS for o in added)

@@ -119,9 +119,15 @@ def clutter_scene(seed: int, deck: str, styles: tuple[str, ...], size: tuple[int
     """A top-down table of 20 cards (:func:`topdown_scene`) with up to ``n`` objects of
     :data:`KINDS` laid where no card lies (module docstring)."""
     base = topdown_scene(seed, deck, styles, 20, size, textures)
-    rng = np.random.default_rng([seed, 23])
-    quads = [card_corners_mm(c.center_mm, c.angle_deg, CARD_SIZE_MM[deck]) for c in base.cards]
-    w, h = base.area_mm
+    return dataclasses.replace(with_clutter(base, np.random.default_rng([seed, 23]), n, keep=False), layout="clutter")
+
+
+def with_clutter(scene: Scene, rng: np.random.Generator, n: int, keep: bool = True) -> Scene:
+    """``scene`` with up to ``n`` objects of :data:`KINDS` (each kind at most twice) laid inside its
+    view where no card and no other object lies; its own occluders kept (``keep``) or replaced."""
+    deck = scene.deck
+    quads = [card_corners_mm(c.center_mm, c.angle_deg, CARD_SIZE_MM[deck]) for c in scene.cards]
+    w, h = scene.area_mm
     placed: list[Occluder] = []
     kinds = [KINDS[i % len(KINDS)] for i in rng.permutation(len(KINDS) * 2)]
     for kind in kinds:
@@ -131,10 +137,10 @@ def clutter_scene(seed: int, deck: str, styles: tuple[str, ...], size: tuple[int
             c = np.array([rng.uniform(-0.05, 1.05) * w, rng.uniform(-0.05, 1.05) * h])
             obj = make(kind, rng, c, deck)
             outline = np.vstack([np.asarray(p.points_mm) for p in obj.parts])
-            if _clear(outline, quads + [np.asarray(o.parts[0].points_mm) for o in placed], base.area_mm, 30.0):
+            if _clear(outline, quads + [np.asarray(o.parts[0].points_mm) for o in placed], scene.area_mm, 30.0):
                 placed.append(obj)
                 break
-    return dataclasses.replace(base, layout="clutter", occluders=tuple(placed))
+    return dataclasses.replace(scene, occluders=(tuple(scene.occluders) if keep else ()) + tuple(placed))
 
 
 def without_clutter(scene: Scene) -> Scene:

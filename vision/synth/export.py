@@ -32,6 +32,7 @@ from vision.cardcrop import half_turn, jitter_polygon, square_crop
 from vision.synth.artset import ArtStyle, find_style
 from vision.synth.cardfaces import CARD_SIZE_MM
 from vision.synth.classes import class_names, class_of
+from vision.synth.clutter import with_clutter
 from vision.synth.labels import SceneLabels
 from vision.synth.scene import render, sample_scene
 from vision.synth.tables import background_textures
@@ -70,6 +71,10 @@ class DatasetSpec:
     and turned a half-turn at random, ``crop_copies`` per card."""
     crop_copies: int = 1
     crop_jitter: float = 0.0
+    clutter: float = 0.0
+    """Share of scenes (drawn per seed) with one to five things that are not cards laid where no card
+    lies (:func:`vision.synth.clutter.with_clutter`: coasters, card boxes printed with card art, rule
+    sheets, dice, glasses, cups, phones), left unlabelled: the detector learns they are table."""
     image_format: str = "jpg"
     """``jpg`` (quality 95; encodes about 20× faster than PNG here) or ``png`` (lossless)."""
     workers: int = 1
@@ -163,6 +168,10 @@ def render_one(seed: int) -> tuple[str, int, int]:
     spec: DatasetSpec = _STATE["spec"]
     out = Path(spec.out)
     scene = sample_scene(seed, spec.deck, spec.styles, spec.size, _STATE["textures"])
+    if spec.clutter > 0:
+        rng = np.random.default_rng([seed, 29])
+        if rng.random() < spec.clutter:
+            scene = with_clutter(scene, rng, int(rng.integers(1, 6)))
     r = render(scene, _STATE["styles"])
     split = split_of(seed)
     stem = f"{seed:09d}"

@@ -34,7 +34,7 @@ class Occluder:
     """An object above the cards."""
 
     kind: str
-    """``arm``, ``cup`` or ``phone``."""
+    """``arm``, ``cup``, ``phone``, or a :data:`vision.synth.clutter.KINDS` thing."""
     parts: tuple[Part, ...]
     height_mm: float
     """Height above the table, for the shadow's offset."""

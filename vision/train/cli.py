@@ -2,7 +2,7 @@
 
     train detect|obb|classify --deck hanafuda|playing (--data DIR | --render N [--seed S] [--size PX]
           [--style A,B] [--art-dir DIR] [--classes SCHEME] [--restyle SHARE [--restyle-turn STEPS]]
-          [--randconv SHARE]) [--real DIR] [--imgsz 320] [--epochs E] [--batch 16] [--time HOURS]
+          [--randconv SHARE] [--clutter SHARE]) [--real DIR] [--imgsz 320] [--epochs E] [--batch 16] [--time HOURS]
           [--train-seed 0] [--device cpu|0] [--workers N]
           [--patience P] [--weights PT] [--lr0 LR] [--threads N] [--no-plots] --out runs/NAME
     train detect|obb|classify --out runs/NAME --resume [--time HOURS]
@@ -116,6 +116,10 @@ def _task_options(t: argparse.ArgumentParser) -> None:
                    help="classify with --render: pass this share of the rendered train crops (drawn independently "
                         "of --restyle) through a random convolution (vision.train.restyle), so the classifier "
                         "leans on shapes, not one art's textures and line weights")
+    t.add_argument("--clutter", type=float, default=0.0, metavar="SHARE",
+                   help="with --render: lay one to five things that are not cards (coasters, card boxes printed "
+                        "with card art, rule sheets, dice, glasses, cups, phones) beside the cards of this share "
+                        "of the scenes, unlabelled")
     t.add_argument("--detected-crops", action="store_true",
                    help="classify with rendered scenes: also cut each card where the shipped detector and outline "
                         "finder put it (vision.train.detected_crops), the crops the classifier gets at run time")
@@ -146,7 +150,9 @@ def _dataset(args: argparse.Namespace, run_dir: Path) -> tuple[str, dict]:
     for name in ("restyle", "randconv"):
         if getattr(args, name) and (args.task != "classify" or args.render is None):
             raise ValueError(f"--{name} alters rendered classifier crops: use it with classify and --render")
-    _check_shares(args, "restyle", "randconv")
+    _check_shares(args, "restyle", "randconv", "clutter")
+    if args.clutter and args.render is None:
+        raise ValueError("--clutter adds things to rendered scenes: use it with --render")
     if args.detected_crops and args.task != "classify":
         raise ValueError("--detected-crops cuts classifier crops: use it with classify")
     if args.restyle_turn < 0:
@@ -164,7 +170,7 @@ def _dataset(args: argparse.Namespace, run_dir: Path) -> tuple[str, dict]:
                                      classes=scheme, styles=styles, art_dir=args.art_dir,
                                      workers=args.render_workers, crop_side=args.crop_side,
                                      crop_copies=args.crop_copies, crop_jitter=args.crop_jitter,
-                                     crop_min_visible=args.crop_min_visible)
+                                     crop_min_visible=args.crop_min_visible, clutter=args.clutter)
         start = time.perf_counter()
         summary = datasets.render(req, run_dir / "data" / "synth")
         spent = time.perf_counter() - start
@@ -284,11 +290,11 @@ def _ship(args: argparse.Namespace) -> int:
 
 
 def _check_shares(args: argparse.Namespace, *names: str) -> None:
-    """ValueError naming the first option of ``names`` that is not a share of the train crops (0 … 1)."""
+    """ValueError naming the first option of ``names`` that is not a share (0 … 1)."""
     for name in names:
         value = getattr(args, name)
         if not 0.0 <= value <= 1.0:
-            raise ValueError(f"--{name} is a share of the train crops, 0 … 1 (got {value})")
+            raise ValueError(f"--{name} is a share, 0 … 1 (got {value})")
 
 
 def _corner_data(args: argparse.Namespace) -> int:

@@ -55,6 +55,8 @@ class RenderRequest:
     crop_copies: int = 1
     crop_jitter: float = 0.0
     crop_min_visible: float = 0.5
+    clutter: float = 0.0
+    """Share of scenes with things that are not cards beside the cards (``DatasetSpec.clutter``)."""
 
 
 def render(req: RenderRequest, out: Path) -> dict:
@@ -64,7 +66,7 @@ def render(req: RenderRequest, out: Path) -> dict:
         size=(req.size, req.size), art_dir=req.art_dir, obb=req.task == "obb",
         crops=req.task == "classify", classes=req.classes, workers=max(1, req.workers),
         crop_side=req.crop_side, crop_copies=req.crop_copies, crop_jitter=req.crop_jitter,
-        crop_min_visible=req.crop_min_visible,
+        crop_min_visible=req.crop_min_visible, clutter=req.clutter,
     )
     return write_dataset(spec)
 
