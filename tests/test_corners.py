@@ -186,6 +186,18 @@ def test_a_loose_index_of_a_card_already_named_is_its_other_corner():
     assert [(c.label, c.index_only) for c in out] == [("QH", False), ("AS", True)]
 
 
+def test_an_unsure_whole_card_guess_does_not_hide_a_card_read_by_its_index_elsewhere():
+    """A fan's hidden card guessed unsure as QH by the whole-card path, and the true QH's index read
+    loose elsewhere: the index names QH there and the unsure guess goes; a sure guess would stay
+    and take the loose reading for its other corner."""
+    guess = replace(card("QH", LEFT, conf=0.4), unsure=True)
+    loose = [reading((300, 0, 310, 18), "QH")]
+    out = merge([guess], loose, IDS, IndexParams())
+    assert [(c.label, c.index_only) for c in out] == [("QH", True)]
+    sure = card("QH", LEFT, conf=0.99)
+    assert [(c.label, c.index_only) for c in merge([sure], loose, IDS, IndexParams())] == [("QH", False)]
+
+
 def test_confident_readings_of_different_cards_in_one_outline_are_different_cards():
     fan = card("AS", [(0, 0), (200, 0), (200, 88), (0, 88)])  # one outline round a fanned hand
     readings = [reading((2, 2, 12, 20), "QH", 0.95), reading((188, 70, 198, 86), "QH", 0.6),

@@ -14,8 +14,9 @@ Their readings are merged with the whole-card recognition (:func:`merge`):
   outline round a fanned hand), the outline keeping the name most of them give;
 - the remaining readings name cards seen only by a corner (``index_only``): readings with the
   same card id are one card, outlined by the index box; a reading naming a card already named in
-  the frame is taken for that card's other corner (one deck holds each card once), and of two
-  cards of one name whose boxes overlap, the less confident is dropped (the same card found twice).
+  the frame (by an index, or sure) is taken for that card's other corner (one deck holds each card
+  once), and of two cards of one name whose boxes overlap, the less confident is dropped (the same
+  card found twice); an unsure whole-card guess of a name a corner-only card has is dropped.
 
 ``min_prob`` drops readings the classifier is unsure of (a pip or a picture taken for an index);
 ``unsure_below`` is the confidence under which an index-named card is marked unsure. These
@@ -300,14 +301,17 @@ def merge(cards: list, readings: Sequence[IndexReading], index_names: Sequence[s
         p = combine(rs)
         out.append(_named(card, p, index_names, params))
     out = one_of_each(out)
-    named = {c.label for c in out if c.face_up}
+    named = {c.label for c in out if c.face_up and (c.named_by == "index" or not c.unsure)}
+    loose_named = set()
     for label, rs in loose.items():
         if label in named:  # the other corner of a card already named (one deck: each card once)
             continue
         p = combine(rs)
         card = _loose_card(label, max(rs, key=lambda r: r.score))
         out.append(_named(card, p, index_names, params))
-    return out
+        loose_named.add(label)
+    # an unsure whole-card guess of a name an index reading gave elsewhere is that guess wrong
+    return [c for c in out if not (c.face_up and c.unsure and c.named_by != "index" and c.label in loose_named)]
 
 
 def _loose_card(label: str, reading: IndexReading):
