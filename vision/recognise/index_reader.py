@@ -136,6 +136,11 @@ class IndexReader:
         """The corner indices found in tiles of the detector's input size cut from ``frame`` at its own
         resolution, their top-left corners at ``origins`` (:func:`vision.recognise.index_tiles.tile_origins`);
         an index found in two tiles is kept once (the detector's own IoU rule over the whole frame)."""
+        dets, joint, factor = self.read_tiled_parts(frame, origins, factors=self.factor_weight > 0)
+        return self.readings(dets, mix(joint, factor, self.factor_weight))[0]
+
+    def read_tiled_parts(self, frame: np.ndarray, origins: Sequence[tuple[int, int]], factors: bool = True):
+        """:meth:`read_parts` of one frame read in tiles (:meth:`read_tiled`)."""
         t = self.detector.size
         h, w = frame.shape[:2]
         if h < t or w < t:
@@ -148,8 +153,7 @@ class IndexReader:
             xywh = [[d.box[0], d.box[1], d.box[2] - d.box[0], d.box[3] - d.box[1]] for d in dets]
             keep = cv2.dnn.NMSBoxes(xywh, [float(d.score) for d in dets], 0.0, self.detector.iou)
             dets = [dets[int(i)] for i in np.asarray(keep).reshape(-1)]
-        dets_per_frame, joint, factor = self.read_found([frame], [dets], factors=self.factor_weight > 0)
-        return self.readings(dets_per_frame, mix(joint, factor, self.factor_weight))[0]
+        return self.read_found([frame], [dets], factors)
 
     def read_parts(self, frames: Sequence[np.ndarray], factors: bool = True):
         """``(detections per frame, 54-way probabilities, rank × suit probabilities or None)`` of the

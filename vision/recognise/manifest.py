@@ -191,6 +191,8 @@ class IndexParams:
     """Measured at tuning: the mean per-image F1 on the held-out train photographs."""
     images: int | None = None
     """Measured: how many held-out images."""
+    hands: int | None = None
+    """``index-tune --hands``: how many rendered tables of hands joined the held-out images."""
     fraction: float | None = None
     """The share of the train photographs held out to tune on."""
     conf_min: float | None = None

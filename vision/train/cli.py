@@ -10,7 +10,8 @@
     train corner-data --real DIR --out DIR [--side 64] [--copies 4] [--tune 0.1] [--art jumbo,knoll] [--hands N]
                       [--stretch 0] [--invert 0] [--blur 0] [--factors]
     train ship runs/NAME --deck D [--index [--part rank|suit]] [--size PX] [--models DIR]
-    train index-tune --real DIR [--models DIR] [--tune 0.1] [--conf-min 0] [--turns-max 8]
+    train index-tune --real DIR [--models DIR] [--tune 0.1] [--conf-min 0] [--turns-max 8] [--hands N]
+                      [--tiles] [--skip-unreadable]
 
 ``--render N`` renders N synthetic scenes (scene seeds S … S+N−1, split by seed mod 10: train 0-7,
 val 8) into ``runs/NAME/data/synth`` at ``--size`` px (default: ``--imgsz`` for detect/OBB, 640 for
@@ -28,6 +29,7 @@ import argparse
 import importlib.util
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 from vision.synth.classes import SCHEMES
@@ -84,6 +86,13 @@ def _parser() -> argparse.ArgumentParser:
     it.add_argument("--conf-min", type=float, default=0.0,
                     help="only index-detector confidences from this (fewer index crops per frame: a faster reader)")
     it.add_argument("--turns-max", type=int, default=8, help="at most this many views per index (1, 4 or 8)")
+    it.add_argument("--hands", type=int, default=0,
+                    help="also choose on this many rendered tables of fanned and spread hands (seeds 730000 on)")
+    it.add_argument("--art-dir", help="card art and table textures for --hands (default: the shipped art)")
+    it.add_argument("--tiles", action="store_true",
+                    help="read table frames in tiles at their own resolution (index.tiles; else as the manifest has it)")
+    it.add_argument("--skip-unreadable", action="store_true",
+                    help="skip frames whose indices are too small to read (index.skip_unreadable; else as the manifest has it)")
     return ap
 
 
@@ -333,9 +342,15 @@ def _index_tune(args: argparse.Namespace) -> int:
     from vision.train import corners
 
     rec = Recogniser("playing", args.models, backends=("onnxruntime", "openvino", "torch"))
-    result = corners.tune(rec, Path(args.real), args.tune, conf_min=args.conf_min, turns_max=args.turns_max)
+    if args.tiles or args.skip_unreadable:
+        rec.index_params = replace(rec.index_params, tiles=args.tiles or rec.index_params.tiles,
+                                   skip_unreadable=args.skip_unreadable or rec.index_params.skip_unreadable)
+    result = corners.tune(rec, Path(args.real), args.tune, conf_min=args.conf_min, turns_max=args.turns_max,
+                          hands=args.hands, art_dir=args.art_dir)
     corners.write_index(rec, result)
-    print(f"index thresholds on {result['images']} held-out train images: per-image F1 {result['per_image_f1']:.3f} "
+    print(f"index thresholds on {result['images']} held-out train images"
+          + (f" and {result['hands']} rendered tables of hands" if result["hands"] else "")
+          + f": per-image F1 {result['per_image_f1']:.3f} "
           f"with detector conf {result['conf']}, min_prob {result['min_prob']}, "
           f"{result['turns']} view(s) per index, unread cards kept from confidence {result['unread_min']} "
           f"(in close-ups from {result['close_px']} px), "

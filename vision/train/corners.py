@@ -271,8 +271,32 @@ def first_within(candidates: Sequence[float], f1_of: Callable[[float], float], b
     return best, current
 
 
+HANDS_TUNE_SEED = 730000
+"""First seed of the rendered hands ``index-tune --hands`` chooses on (``corner-data --hands`` trains on
+720000 onwards, ``bench/recognition.py`` measures on 810000 onwards)."""
+
+
+def hands_cases(hands: int, seed: int = HANDS_TUNE_SEED, art_dir: str | None = None):
+    """``(frame, truth)`` of ``hands`` rendered 1280×720 tables of fanned and spread hands
+    (:func:`vision.synth.hands.hands_scene`; styles ``knoll`` and ``jumbo`` in turn, every other pair
+    tilted), truth the cards with an index readable (:func:`vision.synth.hands.index_truth`)."""
+    from vision.synth.artset import find_style
+    from vision.synth.hands import hands_scene, index_truth
+    from vision.synth.scene import render
+    from vision.synth.tables import background_textures
+
+    textures = background_textures(art_dir)
+    styles = ("knoll", "jumbo")
+    found = {s: find_style("playing", s, art_dir) for s in styles}
+    for k in range(hands):
+        style = styles[k % 2]
+        r = render(hands_scene(seed + k, "playing", (style,), (1280, 720), textures, tilted=bool(k // 2 % 2)),
+                   {style: found[style]})
+        yield r.image, index_truth(r.labels, (1280, 720))
+
+
 def tune(rec, real_dir: Path, fraction: float = 0.1, target: float = 0.995, conf_min: float = 0.0,
-         turns_max: int = max(TURNS_GRID)) -> dict:
+         turns_max: int = max(TURNS_GRID), hands: int = 0, art_dir: str | None = None) -> dict:
     """Index thresholds that maximise the mean per-image F1 over the held-out train photographs.
 
     ``conf_min`` and ``turns_max`` narrow the grid to detector confidences of at least ``conf_min``
@@ -287,10 +311,16 @@ def tune(rec, real_dir: Path, fraction: float = 0.1, target: float = 0.995, conf
     chosen from :data:`SPLIT_PROB_GRID` with the rest fixed, then
     ``close_px`` is raised as far as :data:`CLOSE_PX_TOLERANCE` allows; ``unsure_below`` is then the :func:`~vision.recognise.classifier.sure_threshold` of the
     index-named cards' confidences at ``target`` precision.
+
+    With ``hands``, that many rendered tables of fanned and spread hands (:func:`hands_cases`) join the
+    held-out photographs, read as the recogniser reads them (in tiles where ``index.tiles`` says so):
+    the F1 chosen on is the mean of the photographs' and the tables' mean per-image F1, and the
+    index-named cards of both set ``unsure_below``.
     """
     from vision.evaluate.recognition import image_f1
     from vision.recognise.classifier import sure_threshold
-    from vision.recognise.index_reader import merge, mix, needs_reading
+    from vision.recognise.index_reader import INDEX_FRACTION, merge, mix, needs_reading
+    from vision.recognise.index_tiles import doubtful, tile_origins, wants_tiles
     from vision.recognise.manifest import IndexParams
 
     if rec.index_reader is None:
@@ -313,19 +343,35 @@ def tune(rec, real_dir: Path, fraction: float = 0.1, target: float = 0.995, conf
             dets, joint, factor = rec.index_reader.read_parts([frame])
             for fw in weights:
                 readings[turns, fw] = rec.index_reader.readings(dets, mix(joint, factor, fw))[0]
-        cases.append((truth, cards[0], readings, scale))
+        cases.append((truth, cards[0], readings, scale, False, False))
     if not cases:
         raise ValueError(f"no held-out photographs at fraction {fraction} in {real_dir}")
+    ir = rec.index_reader
+    for frame, truth in hands_cases(hands, art_dir=art_dir):
+        cards, _ = rec.whole_cards([frame])
+        size = (frame.shape[1], frame.shape[0])
+        tiled = rec.index_params.tiles and wants_tiles(size, ir.detector.size, cards[0], rec.index_params.close_px,
+                                                       INDEX_FRACTION)
+        origins = tile_origins(size, doubtful(cards[0]), ir.detector.size) if tiled else []
+        readings = {}
+        for turns in turns_grid:
+            ir.turns = turns
+            dets, joint, factor = ir.read_tiled_parts(frame, origins) if tiled else ir.read_parts([frame])
+            for fw in weights:
+                readings[turns, fw] = ir.readings(dets, mix(joint, factor, fw))[0]
+        cases.append((truth, cards[0], readings, 1.0 if tiled else ir.scale(frame), True, tiled))
 
     def run(conf: float, params: IndexParams) -> tuple[float, list]:
-        f1s, named = [], []
-        for truth, cards, readings, scale in cases:
-            read = readings[params.turns, params.factor_weight] if needs_reading(cards, scale, params) else []
+        f1s: dict[bool, list] = {False: [], True: []}
+        named = []
+        for truth, cards, readings, scale, table, tiled in cases:
+            wanted = tiled or needs_reading(cards, scale, params)
+            read = readings[params.turns, params.factor_weight] if wanted else []
             merged = merge(cards, [r for r in read if r.score >= conf], rec.index_reader.names, params, scale)
             up = [c for c in merged if c.face_up and c.card_ids]
-            f1s.append(image_f1(truth, {c.card_ids[0] for c in up})[3])
+            f1s[table].append(image_f1(truth, {c.card_ids[0] for c in up})[3])
             named += [(c.confidence, c.card_ids[0] in truth) for c in up if c.named_by == "index"]
-        return float(np.mean(f1s)), named
+        return float(np.mean([np.mean(v) for v in f1s.values() if v])), named
 
     skip = rec.index_params.skip_unreadable  # kept as the manifest has it (chosen on validation scenes: docs/decisions.md)
     tiles = rec.index_params.tiles  # likewise: the held-out photographs are close-ups, read whole
@@ -351,7 +397,8 @@ def tune(rec, real_dir: Path, fraction: float = 0.1, target: float = 0.995, conf
             "unread_min": params.unread_min, "close_px": params.close_px,
             "split_prob": params.split_prob, "factor_weight": params.factor_weight, "skip_unreadable": params.skip_unreadable,
             "tiles": params.tiles,
-            "unsure_below": round(unsure, 4), "target": target, "per_image_f1": round(f1, 4), "images": len(cases),
+            "unsure_below": round(unsure, 4), "target": target, "per_image_f1": round(f1, 4),
+            "images": sum(not c[4] for c in cases), "hands": hands,
             "fraction": fraction, "conf_min": conf_min, "turns_max": turns_max}
 
 
