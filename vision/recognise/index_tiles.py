@@ -22,8 +22,9 @@ import numpy as np
 
 from vision.recognise.geometry import box_area, box_intersection
 
-TILE_FROM = 2.0
-"""A frame is read in tiles only when its long side is at least this many detector inputs."""
+TILE_FROM = 3.0
+"""A frame is read in tiles only when its long side is at least this many detector inputs (960 px for
+the 320-px detector: a 720p or larger camera frame, not a phone photo resized to 640 px)."""
 MARGIN = 0.15
 """A doubtful card's box is widened by this fraction of its long side on each side before tiling."""
 OVERLAP_SHARE = 0.2

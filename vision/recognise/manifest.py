@@ -39,7 +39,7 @@ import os
 import sys
 import types
 import typing
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 DECKS = ("hanafuda", "playing")
@@ -185,6 +185,14 @@ class IndexParams:
     tiles: bool = False
     """Whether a table frame whose indices are too small at the detector's input is read in tiles at
     its own resolution round the cards in doubt (:mod:`vision.recognise.index_tiles`)."""
+    tile_min_prob: float | None = None
+    """``min_prob`` of a frame read in tiles (None: ``min_prob``); chosen on rendered tables of hands."""
+    tile_split_prob: float | None = None
+    """``split_prob`` of a frame read in tiles (None: ``split_prob``)."""
+    tile_factor_weight: float | None = None
+    """``factor_weight`` of a frame read in tiles (None: ``factor_weight``)."""
+    tile_unsure_below: float | None = None
+    """``unsure_below`` of a frame read in tiles (None: ``unsure_below``)."""
     target: float | None = None
     """Share of the index-named sure cards that must be right (what ``unsure_below`` was fitted to)."""
     per_image_f1: float | None = None
@@ -192,13 +200,24 @@ class IndexParams:
     images: int | None = None
     """Measured: how many held-out images."""
     hands: int | None = None
-    """``index-tune --hands``: how many rendered tables of hands joined the held-out images."""
+    """``index-tune --hands``: how many rendered tables of hands the ``tile_*`` values were chosen on."""
+    tables_f1: float | None = None
+    """Measured at tuning: the mean per-image F1 on those tables."""
     fraction: float | None = None
     """The share of the train photographs held out to tune on."""
     conf_min: float | None = None
     """``index-tune --conf-min``: the least detector confidence tried."""
     turns_max: int | None = None
     """``index-tune --turns-max``: the most views per index tried."""
+
+
+def for_tiles(params: IndexParams) -> IndexParams:
+    """``params`` as a frame read in tiles uses them: each ``tile_*`` value that is set in place of its
+    own, and ``unread_min`` 0: only the cards in doubt are read there, so a whole card with no reading
+    is one the reader did not look at, not one it failed to confirm."""
+    return replace(params, unread_min=0.0,
+                   **{k: getattr(params, f"tile_{k}") for k in ("min_prob", "split_prob", "factor_weight", "unsure_below")
+                      if getattr(params, f"tile_{k}") is not None})
 
 
 INDEX_REQUIRED = ("min_prob", "unsure_below", "turns", "unread_min", "split_prob", "factor_weight", "close_px",

@@ -41,7 +41,7 @@ from vision.recognise.detector import CardDetector, Detection
 from vision.recognise.duplicates import one_of_each, one_outline_each
 from vision.recognise.index_reader import INDEX_FRACTION, IndexReader, merge, needs_reading
 from vision.recognise.index_tiles import doubtful, tile_origins, wants_tiles
-from vision.recognise.manifest import IndexParams, Manifest, file_sha256, load_manifest
+from vision.recognise.manifest import IndexParams, Manifest, file_sha256, for_tiles, load_manifest
 from vision.recognise.one_deck import assigned, capacities
 from vision.recognise.profile import DeckProfile, blend, load_profile, lowered
 
@@ -240,10 +240,13 @@ class Recogniser:
                  if self.index_params.tiles and wants_tiles(size, tile, c, params.close_px, INDEX_FRACTION)}
         wanted = [i for i, c in enumerate(cards) if i not in tiled and needs_reading(c, scale, params)]
         read = dict(zip(wanted, self.index_reader.read([frames[i] for i in wanted]) if wanted else [], strict=True))
-        read.update({i: self.index_reader.read_tiled(frames[i], origins) for i, origins in tiled.items()})
+        tparams = for_tiles(params)
+        read.update({i: self.index_reader.read_tiled(frames[i], origins, tparams.factor_weight)
+                     for i, origins in tiled.items()})
         readings = [read.get(i, []) for i in range(len(frames))]
         # a tiled frame's readings are at its own resolution: the index detector's input scale is 1 there
-        return [one_outline_each(merge(c, r, self.index_reader.names, params, 1.0 if i in tiled else scale))
+        return [one_outline_each(merge(c, r, self.index_reader.names, tparams, 1.0) if i in tiled
+                                 else merge(c, r, self.index_reader.names, params, scale))
                 for i, (c, r) in enumerate(zip(cards, readings, strict=True))]
 
     def _kept(self, cards: list[RecognisedCard], probs: np.ndarray) -> list[RecognisedCard]:

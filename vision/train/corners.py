@@ -312,16 +312,17 @@ def tune(rec, real_dir: Path, fraction: float = 0.1, target: float = 0.995, conf
     ``close_px`` is raised as far as :data:`CLOSE_PX_TOLERANCE` allows; ``unsure_below`` is then the :func:`~vision.recognise.classifier.sure_threshold` of the
     index-named cards' confidences at ``target`` precision.
 
-    With ``hands``, that many rendered tables of fanned and spread hands (:func:`hands_cases`) join the
-    held-out photographs, read as the recogniser reads them (in tiles where ``index.tiles`` says so):
-    the F1 chosen on is the mean of the photographs' and the tables' mean per-image F1, and the
-    index-named cards of both set ``unsure_below``.
+    With ``hands``, that many rendered tables of fanned and spread hands (:func:`hands_cases`) are
+    read as the recogniser reads them (in tiles where ``index.tiles`` says so); with the values above
+    fixed, the ``tile_*`` values (``min_prob`` from 0.1 and :data:`MIN_PROB_GRID`, ``split_prob``,
+    ``factor_weight``) are those of the best mean per-image F1 on them, and ``tile_unsure_below`` the
+    sure threshold of their index-named cards. The photographs alone choose the rest.
     """
     from vision.evaluate.recognition import image_f1
     from vision.recognise.classifier import sure_threshold
     from vision.recognise.index_reader import INDEX_FRACTION, merge, mix, needs_reading
     from vision.recognise.index_tiles import doubtful, tile_origins, wants_tiles
-    from vision.recognise.manifest import IndexParams
+    from vision.recognise.manifest import IndexParams, for_tiles
 
     if rec.index_reader is None:
         raise ValueError(f"{rec.manifest.folder}: no index_detector/index_classifier to tune (train ship --index)")
@@ -333,21 +334,9 @@ def tune(rec, real_dir: Path, fraction: float = 0.1, target: float = 0.995, conf
     real_dir = real_dir.resolve()
     rec.index_reader.detector.conf = min(confs)
     weights = FACTOR_WEIGHT_GRID if rec.index_reader.has_factors else (0.0,)
-    cases = []
-    for _, frame, truth in photo_truths(real_dir, held_out=fraction):
-        cards, _ = rec.whole_cards([frame])
-        scale = rec.index_reader.scale(frame)
-        readings = {}
-        for turns in turns_grid:
-            rec.index_reader.turns = turns
-            dets, joint, factor = rec.index_reader.read_parts([frame])
-            for fw in weights:
-                readings[turns, fw] = rec.index_reader.readings(dets, mix(joint, factor, fw))[0]
-        cases.append((truth, cards[0], readings, scale, False, False))
-    if not cases:
-        raise ValueError(f"no held-out photographs at fraction {fraction} in {real_dir}")
     ir = rec.index_reader
-    for frame, truth in hands_cases(hands, art_dir=art_dir):
+
+    def case(frame: np.ndarray, truth: set, table: bool) -> tuple:
         cards, _ = rec.whole_cards([frame])
         size = (frame.shape[1], frame.shape[0])
         tiled = rec.index_params.tiles and wants_tiles(size, ir.detector.size, cards[0], rec.index_params.close_px,
@@ -359,19 +348,30 @@ def tune(rec, real_dir: Path, fraction: float = 0.1, target: float = 0.995, conf
             dets, joint, factor = ir.read_tiled_parts(frame, origins) if tiled else ir.read_parts([frame])
             for fw in weights:
                 readings[turns, fw] = ir.readings(dets, mix(joint, factor, fw))[0]
-        cases.append((truth, cards[0], readings, 1.0 if tiled else ir.scale(frame), True, tiled))
+        return truth, cards[0], readings, 1.0 if tiled else ir.scale(frame), table, tiled
 
-    def run(conf: float, params: IndexParams) -> tuple[float, list]:
-        f1s: dict[bool, list] = {False: [], True: []}
-        named = []
-        for truth, cards, readings, scale, table, tiled in cases:
-            wanted = tiled or needs_reading(cards, scale, params)
-            read = readings[params.turns, params.factor_weight] if wanted else []
-            merged = merge(cards, [r for r in read if r.score >= conf], rec.index_reader.names, params, scale)
+    cases = [case(frame, truth, False) for _, frame, truth in photo_truths(real_dir, held_out=fraction)]
+    if not cases:
+        raise ValueError(f"no held-out photographs at fraction {fraction} in {real_dir}")
+    cases += [case(frame, truth, True) for frame, truth in hands_cases(hands, art_dir=art_dir)]
+
+    def run(conf: float, params: IndexParams, table: bool = False) -> tuple[float, list]:
+        """Mean per-image F1 and the index-named cards' (confidence, right) of the photographs, or
+        with ``table`` of the rendered tables (read as ``for_tiles(params)`` where tiled)."""
+        f1s, named = [], []
+        for truth, cards, readings, scale, is_table, tiled in cases:
+            if is_table != table:
+                continue
+            p = for_tiles(params) if tiled else params
+            read = readings[p.turns, p.factor_weight] if tiled or needs_reading(cards, scale, p) else []
+            merged = merge(cards, [r for r in read if r.score >= conf], rec.index_reader.names, p, scale)
             up = [c for c in merged if c.face_up and c.card_ids]
-            f1s[table].append(image_f1(truth, {c.card_ids[0] for c in up})[3])
+            f1s.append(image_f1(truth, {c.card_ids[0] for c in up})[3])
             named += [(c.confidence, c.card_ids[0] in truth) for c in up if c.named_by == "index"]
-        return float(np.mean([np.mean(v) for v in f1s.values() if v])), named
+        return float(np.mean(f1s)) if f1s else 0.0, named
+
+    def sure_from(named: list) -> float:
+        return sure_threshold(np.array([c for c, _ in named]), np.array([r for _, r in named]), target) if named else 1.0
 
     skip = rec.index_params.skip_unreadable  # kept as the manifest has it (chosen on validation scenes: docs/decisions.md)
     tiles = rec.index_params.tiles  # likewise: the held-out photographs are close-ups, read whole
@@ -389,15 +389,24 @@ def tune(rec, real_dir: Path, fraction: float = 0.1, target: float = 0.995, conf
                                 lambda px: run(conf, replace(params, close_px=px))[0], f1, CLOSE_PX_TOLERANCE,
                                 params.close_px)
     params = replace(params, close_px=close_px)
-    _, named = run(conf, params)
-    unsure = sure_threshold(np.array([c for c, _ in named]), np.array([r for _, r in named]), target) if named else 1.0
+    params = replace(params, unsure_below=round(sure_from(run(conf, params)[1]), 4))
+    tile = {}
+    if any(c[5] for c in cases):  # the tiled frames' own min_prob, split_prob and factor weight, then unsure_below
+        tgrid = [replace(params, tile_min_prob=m, tile_split_prob=sp, tile_factor_weight=fw)
+                 for m in (0.1, *MIN_PROB_GRID) for sp in SPLIT_PROB_GRID for fw in weights]
+        table_f1, params = max(((run(conf, q, table=True)[0], q) for q in tgrid),
+                               key=lambda x: (x[0], x[1].tile_factor_weight == 0))
+        params = replace(params, tile_unsure_below=round(sure_from(run(conf, params, table=True)[1]), 4))
+        tile = {"tile_min_prob": params.tile_min_prob, "tile_split_prob": params.tile_split_prob,
+                "tile_factor_weight": params.tile_factor_weight, "tile_unsure_below": params.tile_unsure_below,
+                "tables_f1": round(table_f1, 4)}
     rec.index_reader.turns = params.turns
     rec.index_reader.factor_weight = params.factor_weight
     return {"conf": conf, "min_prob": params.min_prob, "turns": params.turns,
             "unread_min": params.unread_min, "close_px": params.close_px,
             "split_prob": params.split_prob, "factor_weight": params.factor_weight, "skip_unreadable": params.skip_unreadable,
-            "tiles": params.tiles,
-            "unsure_below": round(unsure, 4), "target": target, "per_image_f1": round(f1, 4),
+            "tiles": params.tiles, **tile,
+            "unsure_below": params.unsure_below, "target": target, "per_image_f1": round(f1, 4),
             "images": sum(not c[4] for c in cases), "hands": hands,
             "fraction": fraction, "conf_min": conf_min, "turns_max": turns_max}
 
