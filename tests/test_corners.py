@@ -198,6 +198,18 @@ def test_an_unsure_whole_card_guess_does_not_hide_a_card_read_by_its_index_elsew
     assert [(c.label, c.index_only) for c in merge([sure], loose, IDS, IndexParams())] == [("QH", False)]
 
 
+def test_a_table_read_in_tiles_trusts_a_sure_whole_card_over_an_index_inside_it():
+    """On a table read in tiles, the index of a card lying over a sure whole card falls inside the
+    lower card's outline: with ``trust_sure`` that card keeps its name and the index is a card of its own."""
+    sure = card("AS", LEFT, conf=0.99)
+    inside = [reading((40, 60, 50, 78), "QH", 0.95)]
+    assert [(c.label, c.index_only) for c in merge([sure], inside, IDS, IndexParams())] == [("QH", False)]
+    out = merge([sure], inside, IDS, IndexParams(), trust_sure=True)
+    assert [(c.label, c.index_only) for c in out] == [("AS", False), ("QH", True)]
+    unsure = replace(card("AS", LEFT, conf=0.5), unsure=True)
+    assert [c.label for c in merge([unsure], inside, IDS, IndexParams(), trust_sure=True)] == ["QH"]
+
+
 def test_confident_readings_of_different_cards_in_one_outline_are_different_cards():
     fan = card("AS", [(0, 0), (200, 0), (200, 88), (0, 88)])  # one outline round a fanned hand
     readings = [reading((2, 2, 12, 20), "QH", 0.95), reading((188, 70, 198, 86), "QH", 0.6),

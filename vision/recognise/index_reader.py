@@ -132,12 +132,15 @@ class IndexReader:
         dets, joint, factor = self.read_parts(frames, factors=self.factor_weight > 0)
         return self.readings(dets, mix(joint, factor, self.factor_weight))
 
-    def read_tiled(self, frame: np.ndarray, origins: Sequence[tuple[int, int]]) -> list[IndexReading]:
+    def read_tiled(self, frame: np.ndarray, origins: Sequence[tuple[int, int]],
+                   factor_weight: float | None = None) -> list[IndexReading]:
         """The corner indices found in tiles of the detector's input size cut from ``frame`` at its own
         resolution, their top-left corners at ``origins`` (:func:`vision.recognise.index_tiles.tile_origins`);
-        an index found in two tiles is kept once (the detector's own IoU rule over the whole frame)."""
-        dets, joint, factor = self.read_tiled_parts(frame, origins, factors=self.factor_weight > 0)
-        return self.readings(dets, mix(joint, factor, self.factor_weight))[0]
+        an index found in two tiles is kept once (the detector's own IoU rule over the whole frame);
+        ``factor_weight`` in place of :attr:`factor_weight` when given."""
+        fw = self.factor_weight if factor_weight is None or self.rank is None else factor_weight
+        dets, joint, factor = self.read_tiled_parts(frame, origins, factors=fw > 0)
+        return self.readings(dets, mix(joint, factor, fw))[0]
 
     def read_tiled_parts(self, frame: np.ndarray, origins: Sequence[tuple[int, int]], factors: bool = True):
         """:meth:`read_parts` of one frame read in tiles (:meth:`read_tiled`)."""
@@ -266,7 +269,7 @@ def split(readings: Sequence[IndexReading], index_names: Sequence[str],
 
 
 def merge(cards: list, readings: Sequence[IndexReading], index_names: Sequence[str], params: IndexParams,
-          scale: float = 0.0) -> list:
+          scale: float = 0.0, trust_sure: bool = False) -> list:
     """``cards`` (``RecognisedCard``) named again from their index readings, plus cards seen only by an index.
 
     In a close-up (not a whole table seen from above), a face-up card with no reading is dropped
@@ -275,6 +278,10 @@ def merge(cards: list, readings: Sequence[IndexReading], index_names: Sequence[s
     ``params.close_px`` at ``scale`` (the index detector's input scale); in a frame where nothing
     was read, each card is judged by the index its own outline implies (:func:`readable` at
     ``close_px``; never at ``scale`` 0): a card that big would have had its index read.
+
+    With ``trust_sure`` (a table read in tiles), a face-up card the whole-card path named sure keeps
+    its name, and the readings inside it that name another card are taken for cards of their own
+    (the index of a card lying over it).
     """
     kept = [r for r in readings if float(r.probs.max()) >= params.min_prob]
     polys = [np.asarray(c.polygon) for c in cards]
@@ -298,6 +305,13 @@ def merge(cards: list, readings: Sequence[IndexReading], index_names: Sequence[s
         if not rs:
             if not (card.face_up and card.confidence < params.unread_min and close_up(card)):
                 out.append(card)
+            continue
+        if trust_sure and card.face_up and not card.unsure:  # a sure whole card keeps its name
+            for r in rs:
+                name = index_names[int(r.probs.argmax())]
+                if name != card.label:
+                    loose.setdefault(name, []).append(r)
+            out.append(card)
             continue
         rs, others = split(rs, index_names, params.split_prob)
         for r in others:

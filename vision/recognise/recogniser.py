@@ -245,7 +245,7 @@ class Recogniser:
                      for i, origins in tiled.items()})
         readings = [read.get(i, []) for i in range(len(frames))]
         # a tiled frame's readings are at its own resolution: the index detector's input scale is 1 there
-        return [one_outline_each(merge(c, r, self.index_reader.names, tparams, 1.0) if i in tiled
+        return [one_outline_each(merge(c, r, self.index_reader.names, tparams, 1.0, trust_sure=True) if i in tiled
                                  else merge(c, r, self.index_reader.names, params, scale))
                 for i, (c, r) in enumerate(zip(cards, readings, strict=True))]
 

@@ -364,7 +364,7 @@ def tune(rec, real_dir: Path, fraction: float = 0.1, target: float = 0.995, conf
                 continue
             p = for_tiles(params) if tiled else params
             read = readings[p.turns, p.factor_weight] if tiled or needs_reading(cards, scale, p) else []
-            merged = merge(cards, [r for r in read if r.score >= conf], rec.index_reader.names, p, scale)
+            merged = merge(cards, [r for r in read if r.score >= conf], rec.index_reader.names, p, scale, trust_sure=tiled)
             up = [c for c in merged if c.face_up and c.card_ids]
             f1s.append(image_f1(truth, {c.card_ids[0] for c in up})[3])
             named += [(c.confidence, c.card_ids[0] in truth) for c in up if c.named_by == "index"]
