@@ -109,3 +109,12 @@ def test_read_tiled_finds_indices_at_the_frames_resolution_and_keeps_each_once()
     small[5:9, 5:8] = 255
     (r,) = IndexReader(_TileDetector(), _Classifier()).read_tiled(small, [(0, 0)])
     assert r.box == (5.0, 5.0, 8.0, 9.0)
+
+
+def test_tiles_for_gives_the_cover_of_the_doubtful_cards_or_none():
+    from vision.recognise.index_tiles import tiles_for
+
+    fan = [_card(100, 100), _card(115, 100)]
+    assert tiles_for((1280, 720), 320, fan, 16.0, INDEX_FRACTION) == tile_origins((1280, 720), doubtful(fan), 320)
+    assert tiles_for((1280, 720), 320, [_card(0, 0), _card(300, 0)], 16.0, INDEX_FRACTION) == []
+    assert tiles_for((600, 400), 320, fan, 16.0, INDEX_FRACTION) == []

@@ -62,9 +62,16 @@ def implied_index_px(cards: Sequence, scale: float, fraction: float) -> float:
 
 def wants_tiles(frame_size: tuple[int, int], tile: int, cards: Sequence, close_px: float, fraction: float) -> bool:
     """Whether a frame of ``frame_size`` (w, h) is read in tiles (module docstring)."""
-    scale = tile / max(frame_size)
-    return (max(frame_size) >= TILE_FROM * tile and bool(cards)
-            and implied_index_px(cards, scale, fraction) < close_px and bool(doubtful(cards)))
+    return bool(tiles_for(frame_size, tile, cards, close_px, fraction))
+
+
+def tiles_for(frame_size: tuple[int, int], tile: int, cards: Sequence, close_px: float,
+              fraction: float) -> list[tuple[int, int]]:
+    """The tiles (:func:`tile_origins`) a frame of ``frame_size`` (w, h) is read in, round its cards in
+    doubt; none where it is read whole or not at all (module docstring)."""
+    if max(frame_size) < TILE_FROM * tile or not cards or implied_index_px(cards, tile / max(frame_size), fraction) >= close_px:
+        return []
+    return tile_origins(frame_size, doubtful(cards), tile)
 
 
 def _spans(lo: float, hi: float, tile: int, limit: int) -> list[int]:

@@ -40,7 +40,7 @@ from vision.recognise.classifier import CardClassifier
 from vision.recognise.detector import CardDetector, Detection
 from vision.recognise.duplicates import one_of_each, one_outline_each
 from vision.recognise.index_reader import INDEX_FRACTION, IndexReader, merge, needs_reading
-from vision.recognise.index_tiles import doubtful, tile_origins, wants_tiles
+from vision.recognise.index_tiles import tiles_for
 from vision.recognise.manifest import IndexParams, Manifest, file_sha256, for_tiles, load_manifest
 from vision.recognise.one_deck import assigned, capacities
 from vision.recognise.profile import DeckProfile, blend, load_profile, lowered
@@ -236,8 +236,8 @@ class Recogniser:
         params = self.index_params if self.profile is None else replace(self.index_params, unread_min=0.0)
         tile = self.index_reader.detector.size
         size = (frames[0].shape[1], frames[0].shape[0]) if frames else (0, 0)
-        tiled = {i: tile_origins(size, doubtful(c), tile) for i, c in enumerate(cards)
-                 if self.index_params.tiles and wants_tiles(size, tile, c, params.close_px, INDEX_FRACTION)}
+        tiled = {i: origins for i, c in enumerate(cards)
+                 if self.index_params.tiles and (origins := tiles_for(size, tile, c, params.close_px, INDEX_FRACTION))}
         wanted = [i for i, c in enumerate(cards) if i not in tiled and needs_reading(c, scale, params)]
         read = dict(zip(wanted, self.index_reader.read([frames[i] for i in wanted]) if wanted else [], strict=True))
         tparams = for_tiles(params)

@@ -321,7 +321,7 @@ def tune(rec, real_dir: Path, fraction: float = 0.1, target: float = 0.995, conf
     from vision.evaluate.recognition import image_f1
     from vision.recognise.classifier import sure_threshold
     from vision.recognise.index_reader import INDEX_FRACTION, merge, mix, needs_reading
-    from vision.recognise.index_tiles import doubtful, tile_origins, wants_tiles
+    from vision.recognise.index_tiles import tiles_for
     from vision.recognise.manifest import IndexParams, for_tiles
 
     if rec.index_reader is None:
@@ -339,9 +339,9 @@ def tune(rec, real_dir: Path, fraction: float = 0.1, target: float = 0.995, conf
     def case(frame: np.ndarray, truth: set, table: bool) -> tuple:
         cards, _ = rec.whole_cards([frame])
         size = (frame.shape[1], frame.shape[0])
-        tiled = rec.index_params.tiles and wants_tiles(size, ir.detector.size, cards[0], rec.index_params.close_px,
-                                                       INDEX_FRACTION)
-        origins = tile_origins(size, doubtful(cards[0]), ir.detector.size) if tiled else []
+        origins = tiles_for(size, ir.detector.size, cards[0], rec.index_params.close_px,
+                            INDEX_FRACTION) if rec.index_params.tiles else []
+        tiled = bool(origins)
         readings = {}
         for turns in turns_grid:
             ir.turns = turns
