@@ -107,25 +107,34 @@ def face_region(poly: np.ndarray, x0: float, y0: float, x1: float, y1: float) ->
     return np.array([at(x0, y0), at(x1, y0), at(x1, y1), at(x0, y1)], np.float32)
 
 
+def seen_indices(labels, size: tuple[int, int], region_of, scale: float = 0.5, seen: float = INDEX_SEEN):  # noqa: ANN001
+    """``(card id, quad)`` of each corner index of a rendered scene's face-up cards (``size`` = its
+    image's width and height) at least ``seen`` uncovered by the cards above and inside the image,
+    top card first; ``region_of(card id)`` is the top-left index as (x0, y0, x1, y1) fractions of
+    the face (the bottom-right one is it turned 180°), None for a card to pass over. Masks are
+    drawn at ``scale`` of the image."""
+    shape = (int(size[1] * scale), int(size[0] * scale))
+    above = np.zeros(shape, np.uint8)
+    out = []
+    for card in sorted(labels.cards, key=lambda c: -c.z):  # top first: what lies above each card is drawn before it
+        poly = np.asarray(card.polygon, np.float32)
+        region = region_of(card.card_id) if card.face_up else None
+        if region is not None:
+            x0, y0, x1, y1 = region
+            for quad in (face_region(poly, x0, y0, x1, y1), face_region(poly, 1 - x1, 1 - y1, 1 - x0, 1 - y0)):
+                pts = np.round(quad * scale).astype(np.int32)
+                mask = cv2.fillPoly(np.zeros(shape, np.uint8), [pts], 1)
+                area = cv2.countNonZero(cv2.fillPoly(np.zeros((shape[0] * 3, shape[1] * 3), np.uint8),
+                                                     [pts + [shape[1], shape[0]]], 1))
+                if area and (mask & (above == 0)).sum() >= seen * area:
+                    out.append((card.card_id, quad))
+        cv2.fillPoly(above, [np.round(poly * scale).astype(np.int32)], 1)
+    return out
+
+
 def index_truth(labels, size: tuple[int, int], scale: float = 0.5) -> set[str]:  # noqa: ANN001
     """The face-up cards of ``labels`` (a rendered scene's, ``size`` = its image's width and height)
     with a corner index readable inside the image (module docstring), by their ids; masks are drawn
     at ``scale`` of the image."""
-    cards = sorted(labels.cards, key=lambda c: c.z)
-    shape = (int(size[1] * scale), int(size[0] * scale))
-    above = np.zeros(shape, np.uint8)
-    seen: set[str] = set()
     (x0, y0), (x1, y1) = INDEX_REGION
-    for card in reversed(cards):  # top first: what lies above each card is drawn before it
-        poly = np.asarray(card.polygon, np.float32)
-        if card.face_up:
-            for region in (face_region(poly, x0, y0, x1, y1), face_region(poly, 1 - x1, 1 - y1, 1 - x0, 1 - y0)):
-                mask = np.zeros(shape, np.uint8)
-                cv2.fillPoly(mask, [np.round(region * scale).astype(np.int32)], 1)
-                area = cv2.countNonZero(cv2.fillPoly(np.zeros((shape[0] * 3, shape[1] * 3), np.uint8),
-                                                     [np.round(region * scale).astype(np.int32) + [shape[1], shape[0]]], 1))
-                if area and (mask & (above == 0)).sum() >= INDEX_SEEN * area:
-                    seen.add(card.card_id)
-                    break
-        cv2.fillPoly(above, [np.round(poly * scale).astype(np.int32)], 1)
-    return seen
+    return {card for card, _ in seen_indices(labels, size, lambda _: (x0, y0, x1, y1), scale)}

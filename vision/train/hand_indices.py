@@ -63,28 +63,14 @@ def face_boxes(style, cards: Sequence[str], region: tuple[float, float, float, f
 
 def visible_indices(labels, size: tuple[int, int], boxes: dict[str, tuple], scale: float = 0.5) -> list[tuple[str, tuple]]:
     """``(card id, (x0, y0, x1, y1) px)`` of each visible corner index (module docstring) of a rendered
-    scene's face-up cards; masks drawn at ``scale`` of the image."""
-    from vision.synth.hands import face_region
+    scene's face-up cards, ``boxes`` giving each card's index ink; masks drawn at ``scale`` of the image."""
+    from vision.synth.hands import seen_indices
 
     w, h = size
-    shape = (int(h * scale), int(w * scale))
-    above = np.zeros(shape, np.uint8)
     out = []
-    for card in sorted(labels.cards, key=lambda c: -c.z):  # top first
-        poly = np.asarray(card.polygon, np.float32)
-        frac = boxes.get(card.card_id)
-        if card.face_up and frac is not None:
-            x0, y0, x1, y1 = frac
-            for quad in (face_region(poly, x0, y0, x1, y1), face_region(poly, 1 - x1, 1 - y1, 1 - x0, 1 - y0)):
-                pts = np.round(quad * scale).astype(np.int32)
-                whole = float(cv2.contourArea(pts.astype(np.float32)))
-                mask = cv2.fillPoly(np.zeros(shape, np.uint8), [pts], 1)
-                if whole > 0 and float((mask & (above == 0)).sum()) >= VISIBLE * whole:
-                    bx0, by0 = quad.min(axis=0)
-                    bx1, by1 = quad.max(axis=0)
-                    out.append((card.card_id, (max(0.0, float(bx0)), max(0.0, float(by0)),
-                                               min(float(w), float(bx1)), min(float(h), float(by1)))))
-        cv2.fillPoly(above, [np.round(poly * scale).astype(np.int32)], 1)
+    for card, quad in seen_indices(labels, size, boxes.get, scale, VISIBLE):
+        (bx0, by0), (bx1, by1) = quad.min(axis=0), quad.max(axis=0)
+        out.append((card, (max(0.0, float(bx0)), max(0.0, float(by0)), min(float(w), float(bx1)), min(float(h), float(by1)))))
     return out
 
 
