@@ -51,6 +51,13 @@ class GameSpec:
     summary: str = ""
     """A paragraph on the rules as implemented (``fudaba rules``)."""
 
+    @property
+    def seats(self) -> str:
+        """The seated players as people say it: ``2``, ``3-7``."""
+        if self.min_players == self.max_players:
+            return str(self.min_players)
+        return f"{self.min_players}-{self.max_players}"
+
     def options(self, ruleset: str | None = None, overrides: Mapping[str, Any] | None = None) -> Any:
         """The options of a ruleset (default: the seed's) with ``K=V`` overrides applied."""
         name = ruleset or self.default_ruleset
