@@ -11,7 +11,7 @@ Sections (each can be skipped; figures are printed and written to ``--json``):
   a models folder made by ``train ship --models``), before and after enrolment from one rendered
   grid photo of the unseen style (:func:`vision.synth.fixed_scenes.enrolment_scene`; the profile's
   head fitted with practice scenes rendered from the photographed faces), and with
-  ``--fine-tune-minutes M`` (needs the ``train`` extra) also after ``enroll --fine-tune``.
+  ``--fine-tune-minutes M`` (needs the ``train`` extra) also after ``enrol --fine-tune``.
 - ``real``: the playing-card models on the real photographs' val split (``--real``): per-image
   card-identity F1 — a card is in an image's truth if any of its corner labels is, and found if the
   recogniser names it face up.

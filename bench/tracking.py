@@ -33,7 +33,7 @@ ends.
 has used: Poka 3000-3023, Hachi-hachi 3100-3123, Bagaji 3200-3223. Each game's rows cross
 
 * the art style: the two hanafuda styles the shipped models know that are tested (:data:`KNOWN_STYLES`,
-  ``mantia`` and ``classic``) and one enrolled with ``fudaba enroll`` (:data:`ENROLLED_STYLE`,
+  ``mantia`` and ``classic``) and one enrolled with ``fudaba enrol`` (:data:`ENROLLED_STYLE`,
   ``--enrolled-style``, default ``kokujou``); Bagaji with ``playing-2x`` takes the playing-card styles
   ``knoll`` and ``jumbo`` in turn;
 * the camera (``top``, ``tilted``) and the difficulty (``normal``, ``hard``), all four pairs;
@@ -46,8 +46,8 @@ Hachi-hachi 8 per hanafuda style, Bagaji 4 per hanafuda style and 6 per playing 
 top-down at normal difficulty, 54 hard or tilted).
 
 The enrolled style is what a user's own deck is: the bench renders one enrolment-grid photo of it
-(:func:`vision.evaluate.recognition.rendered_grid_photo`, seed :data:`GRID_SEED`) and runs ``fudaba enroll
---deck hanafuda PHOTO --out PROFILE`` (plain enrolment, ``--enroll-practice`` practice scenes; no
+(:func:`vision.evaluate.recognition.rendered_grid_photo`, seed :data:`GRID_SEED`) and runs ``fudaba enrol
+--deck hanafuda PHOTO --out PROFILE`` (plain enrolment, ``--enrol-practice`` practice scenes; no
 fine-tune), keeping the photo and profile under ``--videos``'s parent in ``enrolled/`` (reused by
 later runs), and follows those videos with that profile (``fudaba replay --profile PROFILE``). Note:
 the shipped hanafuda classifier was trained on all three shared styles (``mantia``, ``classic``,
@@ -105,7 +105,7 @@ SETTINGS = {
 KNOWN_STYLES = ("mantia", "classic")
 """The acceptance's two hanafuda styles that the shipped models know."""
 ENROLLED_STYLE = "kokujou"
-"""The acceptance's hanafuda style followed with a profile from ``fudaba enroll`` (``--enrolled-style``)."""
+"""The acceptance's hanafuda style followed with a profile from ``fudaba enrol`` (``--enrolled-style``)."""
 PLAYING_STYLES = ("knoll", "jumbo")
 """The playing-card styles of the acceptance's Bagaji ``playing-2x`` rows."""
 CELLS = (("top", "normal"), ("tilted", "normal"), ("top", "hard"), ("tilted", "hard"))
@@ -118,8 +118,8 @@ FIRST_SEEDS = {"poka": 3000, "hachi-hachi": 3100, "bagaji": 3200}
 """First video seed of each game's acceptance rows (24 consecutive seeds; none used for tuning)."""
 GRID_SEED = 3999
 """Seed of the rendered enrolment-grid photo of the enrolled style."""
-ENROLL_PRACTICE = 300
-"""Practice scenes of the enrolment (``fudaba enroll``'s default)."""
+ENROL_PRACTICE = 300
+"""Practice scenes of the enrolment (``fudaba enrol``'s default)."""
 TARGETS = {"normal": 99.5, "hard-or-tilted": 98.0}
 """Issue 36's targets, % of observable events found: top-down at normal difficulty, and the rest."""
 
@@ -264,7 +264,7 @@ def trained_styles(deck: str, models: str | None = None) -> tuple[str, ...]:
 
 def enrolled_profile(style: str, args: argparse.Namespace) -> Path:
     """A hanafuda profile enrolled as a user does: a rendered grid photo of ``style``, then ``fudaba
-    enroll --deck hanafuda PHOTO --out PROFILE``; kept in ``enrolled/`` beside ``--videos`` and
+    enrol --deck hanafuda PHOTO --out PROFILE``; kept in ``enrolled/`` beside ``--videos`` and
     reused while the style, seed, practice scenes, art folder and models are the same."""
     from vision.evaluate.recognition import rendered_grid_photo
     from vision.recognise.cli import main as recognise_main
@@ -272,19 +272,19 @@ def enrolled_profile(style: str, args: argparse.Namespace) -> Path:
     folder = args.videos.parent / "enrolled"
     profile = folder / f"hanafuda-{style}-{GRID_SEED}.npz"
     stamp = profile.with_suffix(".json")
-    made_of = json.dumps({"style": style, "grid_seed": GRID_SEED, "practice": args.enroll_practice,
+    made_of = json.dumps({"style": style, "grid_seed": GRID_SEED, "practice": args.enrol_practice,
                           "art_dir": args.art_dir, "models": args.models}, sort_keys=True)
     if profile.is_file() and stamp.is_file() and stamp.read_text(encoding="utf-8") == made_of:
         print(f"enrolled style {style}: reusing {profile}", flush=True)
         return profile
     folder.mkdir(parents=True, exist_ok=True)
     photo = rendered_grid_photo("hanafuda", style, GRID_SEED, args.art_dir, str(folder))
-    argv = ["enroll", "--deck", "hanafuda", str(photo), "--out", str(profile), "--practice", str(args.enroll_practice)]
+    argv = ["enrol", "--deck", "hanafuda", str(photo), "--out", str(profile), "--practice", str(args.enrol_practice)]
     if args.models:
         argv += ["--models", args.models]
     print(f"enrolled style {style}: fudaba {' '.join(argv)}", flush=True)
     started = time.perf_counter()
-    if recognise_main("enroll", argv[1:]) != 0:
+    if recognise_main("enrol", argv[1:]) != 0:
         raise SystemExit(f"enrolment of {style} failed (above)")
     stamp.write_text(made_of, encoding="utf-8")
     print(f"enrolled style {style} in {time.perf_counter() - started:.0f} s", flush=True)
@@ -598,8 +598,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--only", metavar="SUBSTRING", help="run only the videos whose tag contains SUBSTRING")
     p.add_argument("--enrolled-style", default=ENROLLED_STYLE,
                    help=f"--acceptance: the hanafuda style followed with an enrolled profile (default {ENROLLED_STYLE})")
-    p.add_argument("--enroll-practice", type=int, default=ENROLL_PRACTICE,
-                   help=f"practice scenes of that enrolment (fudaba enroll --practice; default {ENROLL_PRACTICE})")
+    p.add_argument("--enrol-practice", type=int, default=ENROL_PRACTICE,
+                   help=f"practice scenes of that enrolment (fudaba enrol --practice; default {ENROL_PRACTICE})")
     p.add_argument("--models", default=None, help="models folder (default: $FUDABA_MODELS or the repository's models/)")
     p.add_argument("--answers", choices=["guess", "truth"], default="guess",
                    help="--perception perfect: answer each question with the likeliest candidate (guess, as fudaba "

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import random
 import sys
 from collections.abc import Sequence
@@ -34,7 +35,7 @@ from typing import Any
 from fudaba import serve
 from scorer import record as records
 from scorer import rulesets
-from scorer.errors import RecordError, ScorerError, UnknownCardError
+from scorer.errors import ScorerError
 from scorer.games import GAME_MODULES, game
 from scorer.simulate import NoEndError, play_match
 
@@ -122,6 +123,13 @@ def cmd_hand(args: argparse.Namespace) -> tuple[str, int]:
 # --------------------------------------------------------------------------- rules
 def cmd_rules(args: argparse.Namespace) -> tuple[str, int]:
     specs = [game(args.game)] if args.game else [game(n) for n in GAME_MODULES]
+    if args.ruleset and not args.game:
+        # --ruleset alone: the games that have that ruleset
+        having = [spec for spec in specs if args.ruleset in spec.rulesets]
+        if not having:
+            known = "; ".join(f"{spec.name}: {', '.join(spec.rulesets)}" for spec in specs)
+            raise BadInput(f"no game has a ruleset {args.ruleset!r} (rulesets by game: {known})")
+        specs = having
     overrides = _parse_options(args.option)
     if args.json:
         out = []
@@ -139,7 +147,7 @@ def cmd_rules(args: argparse.Namespace) -> tuple[str, int]:
         return json.dumps(out if len(out) > 1 else out[0], ensure_ascii=False, indent=2) + "\n", 0
     lines: list[str] = []
     for spec in specs:
-        lines.append(f"{spec.title} ({spec.name}), {spec.min_players}-{spec.max_players} players")
+        lines.append(f"{spec.title} ({spec.name}), {spec.seats} players")
         lines.extend(f"  {line}" for line in spec.summary.splitlines())
         names = [args.ruleset] if args.ruleset else list(spec.rulesets)
         for name in names:
@@ -166,7 +174,7 @@ def cmd_simulate(args: argparse.Namespace) -> tuple[str, int]:
     options = spec.options(ruleset, _parse_options(args.option))
     n = args.players or spec.min_players
     if not spec.min_players <= n <= spec.max_players:
-        raise BadInput(f"{spec.title} seats {spec.min_players}-{spec.max_players} players, not {n}")
+        raise BadInput(f"{spec.title} seats {spec.seats} players, not {n}")
     if args.max_rounds < 1:
         raise BadInput(f"--max-rounds must be at least 1, not {args.max_rounds}")
     match = spec.match([f"Player {i + 1}" for i in range(n)], options)
@@ -234,9 +242,15 @@ def cmd_device_test(args: argparse.Namespace) -> tuple[str, int]:
     elif "://" not in port and not os.path.exists(port):
         raise BadInput(f"no such port: {port}")
     else:
+        if "://" not in port:
+            _check_serial(port)
         wait = args.banner_timeout + 2.0
         where = port
     client = StoneCounterClient(port, banner_timeout=args.banner_timeout)
+    # the client warns at every retry; the test says the last reason once, below
+    quiet = logging.getLogger("firmware_bridge.client")
+    level = quiet.level
+    quiet.setLevel(logging.ERROR)
     client.start()
     try:
         if not client.wait_connected(wait):
@@ -278,10 +292,33 @@ def cmd_device_test(args: argparse.Namespace) -> tuple[str, int]:
             pass
         client.set_test(False)
         off = client.wait_test_acked(3.0)
-        _say("LEDs back to the state" if off else "could not turn TEST off: the device did not answer")
+        _say(
+            "test over: the LEDs show the counter's state again (the stones a game last sent it; dark but"
+            " the status LED after a fresh start)"
+            if off
+            else "could not turn TEST off: the device did not answer"
+        )
     finally:
         client.stop()
+        quiet.setLevel(level)
     return "", 0
+
+
+def _check_serial(path: str) -> None:
+    """BadInput, said once, when ``path`` exists but is no serial port (a text file, a folder)."""
+    import os
+    import stat
+
+    import serial
+
+    mode = os.stat(path).st_mode
+    if not stat.S_ISCHR(mode):
+        kind = "a folder" if stat.S_ISDIR(mode) else "a file" if stat.S_ISREG(mode) else "not a device"
+        raise BadInput(f"{path} is {kind}, not a serial port (`fudaba device list` shows the ports)")
+    try:
+        serial.Serial(path).close()
+    except serial.SerialException as exc:
+        raise BadInput(f"cannot open {path} as a serial port: {exc}") from None
 
 
 def cmd_device_emulate(args: argparse.Namespace) -> tuple[str, int]:
@@ -306,10 +343,19 @@ def cmd_device_emulate(args: argparse.Namespace) -> tuple[str, int]:
             words = line.split()
             if not words:
                 continue
-            try:
-                emu.press(int(words[0]), words[1].upper() if len(words) > 1 else "P")
-            except ValueError as exc:
-                print(f"fudaba: {exc} (type N or N L, N 0-{layout.seats})", file=sys.stderr, flush=True)
+            problem = _press_problem(words, layout.seats)
+            if problem is None:
+                try:
+                    emu.press(int(words[0]), words[1].upper() if len(words) > 1 else "P")
+                    continue
+                except ValueError as exc:
+                    problem = str(exc)
+            print(
+                f"fudaba device emulate: {problem}; type N to press button N (0 undo, 1-{layout.seats} the"
+                " seats) or N L to hold it (a long press)",
+                file=sys.stderr,
+                flush=True,
+            )
 
     try:
         _say(emu.port)
@@ -330,6 +376,18 @@ def cmd_device_emulate(args: argparse.Namespace) -> tuple[str, int]:
     return "", 0
 
 
+def _press_problem(words: list[str], seats: int) -> str | None:
+    """What is wrong with a line typed into the emulator (``N`` or ``N L``), or None."""
+    typed = " ".join(words)
+    if len(words) > 2:
+        return f"{typed!r} is more than a button and a kind of press"
+    if not words[0].isdigit() or not 0 <= int(words[0]) <= seats:
+        return f"{words[0]!r} is not a button"
+    if len(words) == 2 and words[1].upper() not in ("P", "L"):
+        return f"{words[1]!r} is not a kind of press (P: press, L: long press)"
+    return None
+
+
 def _probability(text: str) -> float:
     value = float(text)
     if not 0.0 <= value <= 1.0:
@@ -340,7 +398,11 @@ def _probability(text: str) -> float:
 def _add_device_parser(sub: Any) -> None:
     dev = sub.add_parser("device", help="the LED stone counter: list, test, emulate")
     dsub = dev.add_subparsers(dest="device_command", metavar="DEVICE_COMMAND")
-    dev.set_defaults(func=lambda _args: (dev.format_help(), 0))
+
+    def missing(_args: argparse.Namespace) -> tuple[str, int]:
+        raise Usage(dev.format_help())
+
+    dev.set_defaults(func=missing)
 
     p = dsub.add_parser("list", help="list serial ports; stone counters (by USB id) first")
     p.set_defaults(func=cmd_device_list)
@@ -374,7 +436,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="fudaba",
         description="fudaba: a table-side companion for Hachi-hachi, Bagaji and Poka.",
+        epilog="Also spelt: fudaba recognize (recognise), fudaba enroll (enrol).",
     )
+    parser.add_argument("--version", action="version", version=f"fudaba {version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     p = sub.add_parser("score", help="replay a game record and print the settlements")
@@ -402,7 +466,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
 
     for name, what in (("recognise", "name the cards in top-down table images"),
-                       ("enroll", "adapt recognition to your own deck from photos of it laid out in a grid"),
+                       ("enrol", "adapt recognition to your own deck from photos of it laid out in a grid"),
                        ("calibrate", "fit the recogniser's confidence on rendered scenes (developers)")):
         sub.add_parser(name, help=f"{what} (`fudaba {name} --help`)", add_help=False)
     sub.add_parser(
@@ -452,13 +516,45 @@ def _rules_args(p: argparse.ArgumentParser) -> None:
     )
 
 
+ALIASES = {"recognize": "recognise", "enroll": "enrol"}
+"""The other spelling of a command, accepted and run as the command's own."""
+
+
+class Usage(Exception):
+    """A missing command: the help is printed on standard error and the exit status is 2."""
+
+
+def version() -> str:
+    """fudaba's installed version (the project's own when run from a checkout that is not installed)."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as installed
+
+    try:
+        return installed("fudaba")
+    except PackageNotFoundError:
+        from fudaba import __version__
+
+        return __version__
+
+
+def _who(args: argparse.Namespace) -> str:
+    """``fudaba hand``, ``fudaba device test``: the command that speaks in a message."""
+    words = ["fudaba", args.command]
+    if getattr(args, "device_command", None):
+        words.append(args.device_command)
+    return " ".join(words)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run the ``fudaba`` command line; returns the exit status: 0 done, 2 bad input or usage."""
     argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] in ALIASES:
+        argv[0] = ALIASES[argv[0]]
     if argv[:1] == ["synth"]:
         from vision.synth.cli import main as synth_main
 
         return synth_main(argv[1:])
-    if argv[:1] and argv[0] in ("recognise", "enroll", "calibrate"):
+    if argv[:1] and argv[0] in ("recognise", "enrol", "calibrate"):
         from vision.recognise.cli import main as recognise_main
 
         return recognise_main(argv[0], argv[1:])
@@ -473,18 +569,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
-        parser.print_help()
-        return 0
+        parser.print_help(sys.stderr)
+        return EXIT_BAD_INPUT
     try:
         text, code = args.func(args)
-    except RecordError as exc:
-        print(f"fudaba: {exc}", file=sys.stderr)
+    except Usage as exc:
+        print(exc, file=sys.stderr, end="")
         return EXIT_BAD_INPUT
-    except UnknownCardError as exc:
-        print(f"fudaba: {exc}", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    except (ScorerError, BadInput, ValueError, OSError) as exc:
-        print(f"fudaba: {exc}", file=sys.stderr)
+    except (ScorerError, BadInput, ValueError, OSError) as exc:  # records and card ids among them
+        print(f"{_who(args)}: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
     sys.stdout.write(text)
     return code

@@ -159,7 +159,7 @@ def cmd_run(args: argparse.Namespace) -> tuple[str, int]:
     camera = None
     if args.camera is not None:
         if not args.game:
-            raise ValueError("run: --camera needs --game (hachi-hachi, bagaji or poka)")
+            raise ValueError("--camera needs --game (hachi-hachi, bagaji or poka)")
         camera = {"source": args.camera, "game_name": args.game, "players": args.players, "names": args.names,
                   "ruleset": args.ruleset, "options": _options(args.option), "deck": args.deck,
                   "profile": args.profile, "confirm": not args.no_confirm}
@@ -176,7 +176,7 @@ def cmd_demo(args: argparse.Namespace) -> tuple[str, int]:
         try:
             from vision.synth.video import VideoSpec, write_video
         except ImportError as exc:
-            raise ValueError(f"demo: rendering the demo game needs {exc.name}, which is not installed") from None
+            raise ValueError(f"rendering the demo game needs {exc.name}, which is not installed") from None
         print(f"fudaba: rendering the demo game into {video} (once; about three minutes)", flush=True)
         write_video(VideoSpec(game=DEMO["game"], players=DEMO["players"], ruleset=DEMO["ruleset"],
                               seed=DEMO["seed"], fps=15.0), video, progress=True)
@@ -274,7 +274,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
     p.add_argument("--ruleset", help="with --camera: ruleset (default: the seed's)")
     p.add_argument("--option", action="append", default=[], metavar="K=V", help="with --camera: an option")
     p.add_argument("--deck", help="with --camera: hanafuda or playing (Bagaji: a deck option such as hanafuda-1x)")
-    p.add_argument("--profile", help="with --camera: a deck profile from fudaba enroll")
+    p.add_argument("--profile", help="with --camera: a deck profile from fudaba enrol")
     p.add_argument("--no-confirm", action="store_true",
                    help="with --camera: commit claims and settlements without waiting for a tap on confirm")
     p.add_argument("--counter", metavar="PORT",

@@ -14,9 +14,9 @@ a camera game started from the browser, and the printable mat.
 * :meth:`TableSetup.start` starts a camera game (:func:`fudaba.serve.start_camera`), with a deck
   profile of the player's own deck when one is named;
 * :meth:`TableSetup.enrol` enrols a deck from a photo of it laid out on the mat's grid sheet (as
-  ``fudaba enroll``: a deck profile, its head also fitted on practice scenes rendered with the
+  ``fudaba enrol``: a deck profile, its head also fitted on practice scenes rendered with the
   photographed faces, about a minute on two cores; with the ``train`` extra, optionally with the
-  classifier fine-tuned on the deck as ``fudaba enroll --fine-tune`` does, in its own process) on a
+  classifier fine-tuned on the deck as ``fudaba enrol --fine-tune`` does, in its own process) on a
   background thread; :meth:`TableSetup.profiles`
   lists the profiles made (``profiles/NAME.npz`` beside the history) and the enrolments under way;
 * :meth:`TableSetup.mat` writes the printable mat (``fudaba mat``) and returns the PDF's bytes.
@@ -70,7 +70,7 @@ class TableSetup:
         self.profiles_dir = Path(profiles_dir) if profiles_dir is not None else None
         """Where enrolled deck profiles are kept (None: enrolment is not offered)."""
         self.practice_scenes = practice_scenes
-        """Practice scenes per enrolment (None: ``fudaba enroll``'s default)."""
+        """Practice scenes per enrolment (None: ``fudaba enrol``'s default)."""
         self.jobs: dict[str, dict[str, Any]] = {}
         """Enrolments by profile name: ``state`` (running, done, failed) and ``message``."""
         self.current_preview: Any = None
@@ -188,7 +188,7 @@ class TableSetup:
     def enrol(self, name: str, deck: str, photo: bytes, fine_tune: bool = False, minutes: float | None = None) -> None:
         """Enrol deck ``deck`` (``hanafuda`` or ``playing``) as profile ``name`` from a grid photo
         (its bytes), on a background thread; with ``fine_tune`` the classifier is also fine-tuned on
-        the deck for ``minutes`` (``fudaba enroll --fine-tune``, run as its own process). ValueError
+        the deck for ``minutes`` (``fudaba enrol --fine-tune``, run as its own process). ValueError
         for a bad name, deck, picture or training time, or fine-tuning without the ``train`` extra."""
         import cv2
         import numpy as np
@@ -220,9 +220,9 @@ class TableSetup:
         threading.Thread(target=target, args=args, daemon=True, name=f"fudaba-enrol-{name}").start()
 
     def fine_tune_command(self, deck: str, photo: Path, out: Path, minutes: float | None) -> list[str]:
-        """The ``fudaba enroll --fine-tune`` command an enrolment from the page runs (resumable:
+        """The ``fudaba enrol --fine-tune`` command an enrolment from the page runs (resumable:
         the same command continues a fine-tune cut short)."""
-        cmd = [sys.executable, "-m", "fudaba", "enroll", "--deck", deck, str(photo), "--fine-tune", "--out", str(out)]
+        cmd = [sys.executable, "-m", "fudaba", "enrol", "--deck", deck, str(photo), "--fine-tune", "--out", str(out)]
         if minutes is not None:
             cmd += ["--minutes", f"{minutes:g}"]
         if self.practice_scenes is not None:

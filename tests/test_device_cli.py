@@ -72,12 +72,28 @@ def test_device_test_lights_everything_and_reports_buttons(capsys):
     assert "current budget 450 mA" in out and "white at level 16 of 255 (about 434 mA)" in out
     assert "every LED lit white" in out
     assert "button 3 (seat 3): press" in out and "button 0 (undo): long press" in out
-    assert out.rstrip().endswith("LEDs back to the state")
+    assert out.rstrip().endswith(
+        "test over: the LEDs show the counter's state again (the stones a game last sent it; dark but the"
+        " status LED after a fresh start)"
+    )
 
 
-def test_device_without_subcommand_prints_help(capsys):
-    code, out, _ = run(capsys, "device")
-    assert code == 0 and "emulate" in out
+def test_device_without_subcommand_is_a_usage_error(capsys):
+    code, out, err = run(capsys, "device")
+    assert code == 2 and out == ""
+    assert err.startswith("usage: fudaba device") and "emulate" in err
+
+
+@pytest.mark.parametrize("kind", ["file", "folder"])
+def test_device_test_on_a_path_that_is_no_serial_port_says_so_once(capsys, tmp_path, kind):
+    path = tmp_path / "passwd"
+    if kind == "file":
+        path.write_text("root:x:0:0:root:/root:/bin/bash\n")
+    else:
+        path.mkdir()
+    code, out, err = run(capsys, "device", "test", str(path))
+    assert code == 2 and out == ""
+    assert err == f"fudaba device test: {path} is a {kind}, not a serial port (`fudaba device list` shows the ports)\n"
 
 
 def test_device_emulate_prints_its_port_and_stops_on_ctrl_c():
@@ -108,6 +124,24 @@ def test_device_emulate_prints_its_port_and_stops_on_ctrl_c():
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+def test_device_emulate_says_what_it_accepts_when_typed_something_else():
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "fudaba", "device", "emulate", "--seats", "4", "--seconds", "3"],
+        cwd=ROOT,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    _, err = proc.communicate("bogus\n9\n2 X\n", timeout=LONG + 5)
+    assert proc.returncode == 0
+    accepts = "type N to press button N (0 undo, 1-4 the seats) or N L to hold it (a long press)"
+    assert f"fudaba device emulate: 'bogus' is not a button; {accepts}" in err
+    assert f"fudaba device emulate: '9' is not a button; {accepts}" in err
+    assert "fudaba device emulate: 'X' is not a kind of press (P: press, L: long press)" in err
+    assert "invalid literal" not in err
 
 
 @pytest.mark.parametrize("bad", ["1.5", "-0.1"])

@@ -110,7 +110,7 @@ def test_fudaba_mat_writes_the_files(tmp_path, capsys):
 @pytest.mark.parametrize("argv,message", [
     (["--game", "go", "--players", "3"], "unknown game 'go'"),
     (["--game", "hachi-hachi", "--players", "2"], "seats 3-7 players, not 2"),
-    (["--game", "poka", "--players", "3"], "seats 2-2 players, not 3"),
+    (["--game", "poka", "--players", "3"], "seats 2 players, not 3"),
     (["--game", "poka", "--players", "2", "--paper", "a5"], "unknown paper 'a5'; papers: a3, a4x4, letter"),
     (["--game", "poka", "--players", "2", "--deck", "tarot"], "unknown deck 'tarot'"),
     (["--game", "poka", "--players", "2", "--marker-mm", "5"], "marker size must be 15-100 mm"),

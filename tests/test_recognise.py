@@ -161,7 +161,7 @@ def test_network_loading_names_what_it_tried(tmp_path):
 def test_enrolment_end_to_end(rec, grid_photo, tmp_path, capsys):
     photo, labels = grid_photo
     out = tmp_path / "mine.npz"
-    assert cli.main(["enroll", "--deck", "hanafuda", str(photo), "--out", str(out), "--practice", "6"]) == 0
+    assert cli.main(["enrol", "--deck", "hanafuda", str(photo), "--out", str(out), "--practice", "6"]) == 0
     said = capsys.readouterr().out
     assert "48 cards" in said and str(out) in said and "6 practice scenes" in said
     profile = load_profile(out)
@@ -209,7 +209,7 @@ def test_enrolment_reads_a_grid_photographed_from_the_far_side(rec, grid_photo, 
     photo, _ = grid_photo
     turned = tmp_path / "turned.png"
     cv2.imwrite(str(turned), cv2.rotate(cv2.imread(str(photo)), cv2.ROTATE_180))
-    assert cli.main(["enroll", "--deck", "hanafuda", str(turned), "--out", str(tmp_path / "t.npz"),
+    assert cli.main(["enrol", "--deck", "hanafuda", str(turned), "--out", str(tmp_path / "t.npz"),
                      "--practice", "0"]) == 0
     assert "read turned 180" in capsys.readouterr().out
 
@@ -217,7 +217,7 @@ def test_enrolment_reads_a_grid_photographed_from_the_far_side(rec, grid_photo, 
 @pytest.mark.skipif(importlib.util.find_spec("ultralytics") is not None, reason="the train extra is installed here")
 def test_a_fine_tune_without_the_train_extra_says_what_to_install(grid_photo, tmp_path, capsys):
     photo, _ = grid_photo
-    assert cli.main(["enroll", "--deck", "hanafuda", str(photo), "--out", str(tmp_path / "f.npz"), "--fine-tune"]) == 2
+    assert cli.main(["enrol", "--deck", "hanafuda", str(photo), "--out", str(tmp_path / "f.npz"), "--fine-tune"]) == 2
     assert "pip install 'fudaba[train]'" in capsys.readouterr().err
     assert not (tmp_path / "f.npz").exists()
 
@@ -225,7 +225,7 @@ def test_a_fine_tune_without_the_train_extra_says_what_to_install(grid_photo, tm
 def test_enrolment_refuses_what_is_not_the_grid(tmp_path, frames, capsys):
     path = tmp_path / "table.png"
     cv2.imwrite(str(path), frames[0][0])
-    assert cli.main(["enroll", "--deck", "hanafuda", str(path), "--out", str(tmp_path / "x.npz")]) == 2
+    assert cli.main(["enrol", "--deck", "hanafuda", str(path), "--out", str(tmp_path / "x.npz")]) == 2
     err = capsys.readouterr().err
     assert str(path) in err and "grid" in err
     assert not (tmp_path / "x.npz").exists()

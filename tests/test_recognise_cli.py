@@ -1,4 +1,4 @@
-"""`fudaba recognise` and `fudaba enroll` as a user meets them (issue 38, point 6): what each says,
+"""`fudaba recognise` and `fudaba enrol` as a user meets them (issue 38, point 6): what each says,
 on standard output or error, and its exit status, for files that are missing, folders, text,
 truncated, greyscale, four-channel or float images; the `?` and plain cards explained; a missing
 backend; a file that is not a deck profile; `--models`' default; enrolment's time estimate, its
@@ -189,7 +189,7 @@ def test_a_profile_that_is_not_a_profile_says_so(tmp_path, frame_png, capsys):
         code, out, err = run(capsys, "recognise", frame_png, "--profile", tmp_path / name)
         assert code == 2 and out == ""
         assert err == (f"fudaba recognise: {tmp_path / name}: {what}; a deck profile is the .npz file "
-                       "`fudaba enroll` writes\n")
+                       "`fudaba enrol` writes\n")
         assert "pickle" not in err
 
 
@@ -200,7 +200,7 @@ def test_models_help_names_the_real_default(tmp_path, monkeypatch, capsys):
         return "".join(text.split())
 
     monkeypatch.delenv("FUDABA_MODELS", raising=False)
-    for command in ("recognise", "enroll"):
+    for command in ("recognise", "enrol"):
         with pytest.raises(SystemExit) as done:
             cli.main([command, "--help"])
         assert done.value.code == 0
@@ -246,12 +246,12 @@ def test_greyscale_four_channel_and_float_images_are_read_or_refused_with_a_mess
     assert re.fullmatch(rf"fudaba recognise: {re.escape(str(hdr))}: float pixels from \d+ to \d+, neither 0-1 nor "
                         r"0-255: save it as an 8-bit PNG or JPEG; skipped\n", err), err
     # enrolment reads its photos itself: it refuses a float photo rather than read it differently
-    code, _, err = run(capsys, "enroll", "--deck", "hanafuda", unit, "--practice", "0", "--out", tmp_path / "p.npz")
-    assert code == 2 and err.startswith(f"fudaba enroll: {unit}: float pixels: enrolment reads 8- or 16-bit photos")
+    code, _, err = run(capsys, "enrol", "--deck", "hanafuda", unit, "--practice", "0", "--out", tmp_path / "p.npz")
+    assert code == 2 and err.startswith(f"fudaba enrol: {unit}: float pixels: enrolment reads 8- or 16-bit photos")
 
 
 # --------------------------------------------------------------------------- enrolment
-def test_enroll_estimates_its_time_from_this_machine(grid_png, tmp_path, monkeypatch, capsys):
+def test_enrol_estimates_its_time_from_this_machine(grid_png, tmp_path, monkeypatch, capsys):
     import vision.recognise.enrol as en
 
     seconds_per_scene = 0.4
@@ -266,8 +266,8 @@ def test_enroll_estimates_its_time_from_this_machine(grid_png, tmp_path, monkeyp
     monkeypatch.setattr(en, "practice", practice)
     monkeypatch.setattr(en, "enrol", enrol)
     out_file = tmp_path / "mine.npz"
-    code, out, err = run(capsys, "enroll", "--deck", "hanafuda", grid_png, "--practice", "150", "--out", out_file)
-    assert code == 2 and err == "fudaba enroll: stopped by the test before the long part\n"
+    code, out, err = run(capsys, "enrol", "--deck", "hanafuda", grid_png, "--practice", "150", "--out", out_file)
+    assert code == 2 and err == "fudaba enrol: stopped by the test before the long part\n"
     lines = out.splitlines()
     assert lines[0] == "reading the grid in 1 photo…"
     m = re.fullmatch(r"about (.+) on this machine: the references of 48 cards \((\d+) s\), 150 practice scenes "
@@ -275,23 +275,23 @@ def test_enroll_estimates_its_time_from_this_machine(grid_png, tmp_path, monkeyp
     assert m, lines[1]
     assert 55 <= int(m[3]) <= 75  # 150 × 0.4 s, measured, not a fixed figure per scene
     # without practice scenes, none is timed or counted
-    code, out, _ = run(capsys, "enroll", "--deck", "hanafuda", grid_png, "--practice", "0", "--out", out_file)
+    code, out, _ = run(capsys, "enrol", "--deck", "hanafuda", grid_png, "--practice", "0", "--out", out_file)
     assert code == 2 and "practice" not in out.splitlines()[1]
     assert out.splitlines()[1].startswith("about ") and "the head's fit (" in out
     assert not out_file.exists()
 
 
-def test_enroll_writes_the_grid_sheet_it_expects(tmp_path, capsys):
+def test_enrol_writes_the_grid_sheet_it_expects(tmp_path, capsys):
     from PIL import Image
 
     pdf = tmp_path / "grid.pdf"
-    code, out, err = run(capsys, "enroll", "--deck", "hanafuda", "--sheet", pdf)
+    code, out, err = run(capsys, "enrol", "--deck", "hanafuda", "--sheet", pdf)
     assert code == 0 and err == ""
     assert out == (f"wrote {pdf}: the hanafuda enrolment grid on one A4 sheet; lay your deck out as it shows, face "
-                   "up, photograph it from above, then: fudaba enroll --deck hanafuda PHOTO\n")
+                   "up, photograph it from above, then: fudaba enrol --deck hanafuda PHOTO\n")
     assert pdf.read_bytes().startswith(b"%PDF")
     png = tmp_path / "grid.png"
-    assert run(capsys, "enroll", "--deck", "playing", "--sheet", png, "--paper", "letter")[0] == 0
+    assert run(capsys, "enrol", "--deck", "playing", "--sheet", png, "--paper", "letter")[0] == 0
     with Image.open(png) as im:
         assert im.size == (round(279.4 / 25.4 * 300), round(215.9 / 25.4 * 300))  # Letter, landscape, 300 dpi
     # the same page as the mat's last
@@ -299,26 +299,26 @@ def test_enroll_writes_the_grid_sheet_it_expects(tmp_path, capsys):
 
     with Image.open(png) as im:
         assert np.array_equal(np.asarray(im.convert("L")), np.asarray(draw_grid_sheet("playing", "letter", 300)))
-    code, _, err = run(capsys, "enroll", "--deck", "hanafuda")
-    assert code == 2 and err == ("fudaba enroll: give the photos of your deck laid out in the enrolment grid "
-                                 "(`fudaba enroll --deck hanafuda --sheet grid.pdf` draws it, as does the last page "
+    code, _, err = run(capsys, "enrol", "--deck", "hanafuda")
+    assert code == 2 and err == ("fudaba enrol: give the photos of your deck laid out in the enrolment grid "
+                                 "(`fudaba enrol --deck hanafuda --sheet grid.pdf` draws it, as does the last page "
                                  "of `fudaba mat`)\n")
 
 
-def test_enroll_refuses_a_photo_without_the_grid(tmp_path, frame_png, grid_png, capsys):
+def test_enrol_refuses_a_photo_without_the_grid(tmp_path, frame_png, grid_png, capsys):
     out_file = tmp_path / "mine.npz"
     white = tmp_path / "white.png"
     cv2.imwrite(str(white), np.full((540, 960, 3), 255, np.uint8))
     for photos in ([frame_png], [white], [grid_png, frame_png]):
         started = time.perf_counter()
-        code, out, err = run(capsys, "enroll", "--deck", "hanafuda", *photos, "--out", out_file)
+        code, out, err = run(capsys, "enrol", "--deck", "hanafuda", *photos, "--out", out_file)
         assert code == 2 and "on this machine" not in out  # refused before anything long
         assert time.perf_counter() - started < 15
-        assert err.startswith(f"fudaba enroll: {photos[-1]}: the grid sheet was not found (found ")
-        assert err.endswith("lay the deck out as the grid sheet shows (`fudaba enroll --deck hanafuda --sheet "
+        assert err.startswith(f"fudaba enrol: {photos[-1]}: the grid sheet was not found (found ")
+        assert err.endswith("lay the deck out as the grid sheet shows (`fudaba enrol --deck hanafuda --sheet "
                             "grid.pdf` draws it, as does the last page of `fudaba mat`) and photograph it from "
                             "above\n")
         assert not out_file.exists()
     for bad, what in ((tmp_path / "none.jpg", "no such file"), (tmp_path, "a folder, not an image")):
-        code, out, err = run(capsys, "enroll", "--deck", "hanafuda", bad)
-        assert code == 2 and out == "" and err.startswith(f"fudaba enroll: {bad}: {what}")
+        code, out, err = run(capsys, "enrol", "--deck", "hanafuda", bad)
+        assert code == 2 and out == "" and err.startswith(f"fudaba enrol: {bad}: {what}")

@@ -50,7 +50,7 @@ def test_enrolment_with_a_fine_tune_keeps_its_classifier_beside_the_profile(tmp_
     photo = tmp_path / "grid.png"
     cv2.imwrite(str(photo), grid.image)
     out = tmp_path / "deck.npz"
-    # in a process of its own, as `fudaba enroll --fine-tune` runs: this one imported ultralytics
+    # in a process of its own, as `fudaba enrol --fine-tune` runs: this one imported ultralytics
     # before vision.train.offline could make it offline
     script = (
         "import json, sys\n"

@@ -284,7 +284,7 @@ def test_the_recogniser_gives_one_card_for_two_turned_rectangles_of_two_names(mo
 
 
 def test_a_profile_lowers_the_classes_the_deck_does_not_have():
-    """``fudaba enroll --absent 00-blank``: a crop the network calls the blank is named as the card
+    """``fudaba enrol --absent 00-blank``: a crop the network calls the blank is named as the card
     next in line; classes the deck has are untouched; a back or an enrolled card cannot be absent."""
     import numpy as np
 

@@ -224,9 +224,9 @@ def test_a_fine_tune_from_the_page_needs_the_training_extra(tmp_path: Path, monk
         assert r.status_code == 400 and "min" in r.json["error"], (minutes, r.json)
 
 
-def test_a_fine_tune_from_the_page_runs_fudaba_enroll_and_reports_its_progress(
+def test_a_fine_tune_from_the_page_runs_fudaba_enrol_and_reports_its_progress(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The page's fine-tune is ``fudaba enroll --fine-tune`` in its own process: its output is the
+    """The page's fine-tune is ``fudaba enrol --fine-tune`` in its own process: its output is the
     enrolment's message, a clean exit with the profile written makes it ready, a failure says why.
     (The fine-tune itself is tested with the training extra, tests/test_recognise_torch.py.)"""
     import io
@@ -236,13 +236,13 @@ def test_a_fine_tune_from_the_page_runs_fudaba_enroll_and_reports_its_progress(
 
     setup = TableSetup(tmp_path / "p", practice_scenes=5)
     cmd = setup.fine_tune_command("hanafuda", tmp_path / "p" / "mine.png", tmp_path / "p" / "mine.npz", 3)
-    assert cmd[:3] == [sys.executable, "-m", "fudaba"] and cmd[3:6] == ["enroll", "--deck", "hanafuda"]
+    assert cmd[:3] == [sys.executable, "-m", "fudaba"] and cmd[3:6] == ["enrol", "--deck", "hanafuda"]
     assert cmd[-6:] == ["--out", str(tmp_path / "p" / "mine.npz"), "--minutes", "3", "--practice", "5"]
     assert "--fine-tune" in cmd
-    # the command as a stand-in that writes the profile (or fails) the way `fudaba enroll` would
+    # the command as a stand-in that writes the profile (or fails) the way `fudaba enrol` would
     script = ("import sys, time; out = sys.argv[sys.argv.index('--out') + 1]\n"
               "print('reading the grid, fine-tuning…', flush=True); time.sleep(0.3)\n"
-              "if 'fail' in out: print('fudaba enroll: the photo does not show the grid', flush=True); sys.exit(2)\n"
+              "if 'fail' in out: print('fudaba enrol: the photo does not show the grid', flush=True); sys.exit(2)\n"
               "open(out, 'wb').write(b'profile'); print('wrote ' + out, flush=True)\n")
     monkeypatch.setattr(TableSetup, "fine_tune_available", staticmethod(lambda: True))
     monkeypatch.setattr(TableSetup, "fine_tune_command",
@@ -258,5 +258,5 @@ def test_a_fine_tune_from_the_page_runs_fudaba_enroll_and_reports_its_progress(
     assert r["enrolments"]["mine"] == {"state": "done", "deck": "hanafuda",
                                        "message": "profile mine ready, with its own classifier"}
     assert r["enrolments"]["fail"]["state"] == "failed"
-    assert r["enrolments"]["fail"]["message"] == "fudaba enroll: the photo does not show the grid"
+    assert r["enrolments"]["fail"]["message"] == "fudaba enrol: the photo does not show the grid"
     assert {"name": "mine", "deck": "hanafuda"} in r["profiles"] and r["fine_tune"] is True

@@ -21,7 +21,7 @@ portrait or landscape, whichever needs fewer; the tiling is shifted (adding whit
 so that no overlap crosses a marker where that is possible.
 
 The enrolment grid sheet (:mod:`vision.enrol_grid`) is a diagram, scaled to fit one sheet: where
-each card of the deck goes when it is laid out for ``fudaba enroll``.
+each card of the deck goes when it is laid out for ``fudaba enrol``.
 
 Rasters: a mat image at ``dpi`` has its top-left pixel's outer corner at table point
 (−margin_mm, −margin_mm); pixel column u spans table x from u / dpi × 25.4 − margin_mm (mm).
@@ -363,7 +363,7 @@ def draw_grid_sheet(deck: str, paper: str | Paper, dpi: float) -> Image.Image:
                                             f"{cols} columns x {GRID_ROWS} rows (not to scale)", 5.0 * s)
     _text(page, (sw / 2 * s, (pm + 12) * s), "Lay every card face up as shown, about 8 mm apart, the first row "
                                              "towards the top of the photo; photograph from above; "
-                                             f"then: fudaba enroll --deck {deck} PHOTO...", 3.2 * s)
+                                             f"then: fudaba enrol --deck {deck} PHOTO...", 3.2 * s)
     _text(page, (sw / 2 * s, (pm + 18) * s), "Dashed boxes: extra cards, only with --extras "
                                              "(the blank / the jokers)", 3.2 * s)
     for cell in enrol_grid(deck, extras=True):
@@ -452,7 +452,7 @@ def mat_command(game: str, players: int, paper: str = "a3", deck: str | None = N
 
     spec = game_spec(game)
     if not spec.min_players <= players <= spec.max_players:
-        raise ValueError(f"{spec.title} seats {spec.min_players}-{spec.max_players} players, not {players}")
+        raise ValueError(f"{spec.title} seats {spec.seats} players, not {players}")
     if paper not in PAPERS:
         raise ValueError(f"unknown paper {paper!r}; papers: {', '.join(PAPERS)}")
     deck = deck or (PLAYING if spec.name == "bagaji" else HANAFUDA)

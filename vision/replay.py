@@ -188,8 +188,7 @@ def resolve(game: str, players: int | None = None, ruleset: str | None = None,
         raise ReplayError(str(exc)) from None
     n = players or spec.min_players
     if not spec.min_players <= n <= spec.max_players:
-        seats = str(spec.min_players) if spec.min_players == spec.max_players else f"{spec.min_players}-{spec.max_players}"
-        raise ReplayError(f"{spec.title} seats {seats} players, not {n}")
+        raise ReplayError(f"{spec.title} seats {spec.seats} players, not {n}")
     try:
         match = spec.match([f"Player {i + 1}" for i in range(n)], opts)
     except ValueError as exc:
@@ -567,7 +566,7 @@ def _parser(command: str) -> argparse.ArgumentParser:
     ap.add_argument("--deck", metavar="D",
                     help="recognition deck, hanafuda or playing (default: the game's); for Bagaji also a deck "
                          "option value (playing-2x, hanafuda-1x, hanafuda-2x); --deck hanafuda means hanafuda-1x there")
-    ap.add_argument("--profile", help="deck profile written by `fudaba enroll`")
+    ap.add_argument("--profile", help="deck profile written by `fudaba enrol`")
     ap.add_argument("--answers", metavar="FILE", help='answers to questions, one JSON line each: {"choice": i} or {"t": s, "choice": i}')
     ap.add_argument("--force", action="store_true", help="replace the record file when it exists")
     ap.add_argument("--fps", type=float, help="frame rate for the timestamps of files and folders (default: the file's)")

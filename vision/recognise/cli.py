@@ -1,9 +1,9 @@
-"""Command lines of recognition: ``fudaba recognise``, ``fudaba enroll``, ``fudaba calibrate``.
+"""Command lines of recognition: ``fudaba recognise``, ``fudaba enrol``, ``fudaba calibrate``.
 
     recognise IMAGE... [--deck hanafuda|playing] [--profile FILE] [--backend B[,B]] [--models DIR] [--json]
-    enroll --deck hanafuda|playing PHOTO... [--extras] [--absent ID...] [--practice 300] [--fine-tune [--minutes 8]] [--out FILE]
+    enrol --deck hanafuda|playing PHOTO... [--extras] [--absent ID...] [--practice 300] [--fine-tune [--minutes 8]] [--out FILE]
            [--models DIR]
-    enroll --deck hanafuda|playing --sheet OUT.pdf|OUT.png [--paper a4x4|a3|letter]
+    enrol --deck hanafuda|playing --sheet OUT.pdf|OUT.png [--paper a4x4|a3|letter]
     calibrate --deck hanafuda|playing [--scenes 300] [--seed 900000] [--style A,B] [--art-dir DIR] [--both-ways]
 
 ``recognise`` prints every card of each top-down image (``?`` when unsure, the label, the
@@ -11,7 +11,7 @@ confidence, the centre; a month's plain with the card ids it may be) and, once, 
 Images are read whatever their kind: greyscale and four-channel images are turned to colour (a
 note says so), float images whose values lie in 0-1 or 0-255 are scaled (a note says so) and others
 refused; a missing, unreadable or truncated image is reported and skipped, and the command then
-exits 2. ``enroll`` builds a deck profile from photos of the deck laid out in the enrolment grid
+exits 2. ``enrol`` builds a deck profile from photos of the deck laid out in the enrolment grid
 (``vision/enrol_grid.py``; ``--sheet`` draws the sheet of it, also the last page of ``fudaba mat``)
 and writes it (default ``<deck>-profile.npz``); pass it to ``recognise`` and to the game with
 ``--profile``. It reads every photo's grid first (a photo without it is refused before anything
@@ -37,7 +37,7 @@ import sys
 import time
 from pathlib import Path
 
-USAGE = {"recognise": "name the cards in top-down images", "enroll": "adapt to your own deck from grid photos",
+USAGE = {"recognise": "name the cards in top-down images", "enrol": "adapt to your own deck from grid photos",
          "calibrate": "fit the confidence calibration on rendered validation scenes"}
 MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
           "November", "December")
@@ -84,15 +84,15 @@ def _parser(command: str) -> argparse.ArgumentParser:
         ap = argparse.ArgumentParser(prog=f"fudaba {command}", description=USAGE[command], epilog=RECOGNISE_EPILOG)
         ap.add_argument("images", nargs="+", metavar="IMAGE", help="top-down photos or frames of the table")
         ap.add_argument("--deck", default="hanafuda", choices=("hanafuda", "playing"))
-        ap.add_argument("--profile", help="deck profile written by `fudaba enroll`")
+        ap.add_argument("--profile", help="deck profile written by `fudaba enrol`")
         ap.add_argument("--json", action="store_true",
                         help="one JSON object per image (each card's card_ids, unsure, alternatives)")
-    elif command == "enroll":
+    elif command == "enrol":
         from vision.mat import PAPERS
 
         ap = argparse.ArgumentParser(
             prog=f"fudaba {command}", description=USAGE[command],
-            epilog="Lay the deck out as the grid sheet shows (`fudaba enroll --deck D --sheet grid.pdf` draws it; "
+            epilog="Lay the deck out as the grid sheet shows (`fudaba enrol --deck D --sheet grid.pdf` draws it; "
                    "it is also the last page of `fudaba mat`), face up, and photograph it from above. The time "
                    "it will take is measured on this machine and said before the long part starts.")
         ap.add_argument("photos", nargs="*", metavar="PHOTO", help="photos of the deck laid out in the enrolment grid")
@@ -332,7 +332,7 @@ def _recognise(args: argparse.Namespace) -> int:
 
 # --------------------------------------------------------------------------- enrolment
 def _sheet_command(deck: str) -> str:
-    return f"`fudaba enroll --deck {deck} --sheet grid.pdf` draws it, as does the last page of `fudaba mat`"
+    return f"`fudaba enrol --deck {deck} --sheet grid.pdf` draws it, as does the last page of `fudaba mat`"
 
 
 def _minutes(seconds: float) -> str:
@@ -408,7 +408,7 @@ def _read_grids(rec, photos: list[str], extras: bool) -> tuple[list, float]:
     return grids, time.perf_counter() - t0
 
 
-def _enroll(args: argparse.Namespace) -> int:
+def _enrol(args: argparse.Namespace) -> int:
     if args.sheet:
         from vision.mat import write_grid_sheet
 
@@ -418,7 +418,7 @@ def _enroll(args: argparse.Namespace) -> int:
         paper = {"a4x4": "A4", "a3": "A3"}.get(args.paper, args.paper.capitalize())
         deck = "hanafuda" if args.deck == "hanafuda" else "playing-card"
         print(f"wrote {out}: the {deck} enrolment grid on one {paper} sheet; lay your deck out as it shows, "
-              f"face up, photograph it from above, then: fudaba enroll --deck {args.deck} PHOTO")
+              f"face up, photograph it from above, then: fudaba enrol --deck {args.deck} PHOTO")
         return 0
     if not args.photos:
         raise Refused(f"give the photos of your deck laid out in the enrolment grid ({_sheet_command(args.deck)})")
@@ -429,10 +429,10 @@ def _enroll(args: argparse.Namespace) -> int:
         if any(n.startswith("float") for n in notes):
             raise Refused(f"{p}: float pixels: enrolment reads 8- or 16-bit photos; save it as PNG or JPEG")
         for note in notes:
-            _say("enroll", f"{p}: {note}", err=True)
+            _say("enrol", f"{p}: {note}", err=True)
     from vision.recognise.enrol import PRACTICE_SCENES, enrol
 
-    rec = _recogniser(args, "enroll")
+    rec = _recogniser(args, "enrol")
     from vision.recognise.profile import absent_classes
 
     absent_classes(rec.classifier.names, args.absent, ())  # said before the long part
@@ -498,11 +498,11 @@ def _calibrate(args: argparse.Namespace) -> int:
 
 
 def main(command: str, argv: list[str]) -> int:
-    """Run ``command`` (recognise, enroll or calibrate) with ``argv``; returns the exit code: 0 done,
+    """Run ``command`` (recognise, enrol or calibrate) with ``argv``; returns the exit code: 0 done,
     2 bad input or usage, 1 a failure while working."""
     args = _parser(command).parse_args(argv)
     try:
-        return {"recognise": _recognise, "enroll": _enroll, "calibrate": _calibrate}[command](args)
+        return {"recognise": _recognise, "enrol": _enrol, "calibrate": _calibrate}[command](args)
     except ValueError as e:  # Refused, and the models', profile's and grid's own checks
         _say(command, str(e), err=True)
         return 2

@@ -1,4 +1,4 @@
-"""Deck profiles: the user's own card art, as reference embeddings, saved by ``fudaba enroll``.
+"""Deck profiles: the user's own card art, as reference embeddings, saved by ``fudaba enrol``.
 
 A profile holds, for each enrolled card, several L2-normalised embeddings of the classifier
 (the crop both ways up and slightly disturbed) labelled with its recognition class. It belongs to
@@ -8,7 +8,7 @@ live in another space, so loading a profile for a different model is refused.
 File format: one ``.npz`` with arrays ``embeddings`` (K × D float32) and ``labels`` (K, int: class
 index), ``head_w``/``head_b`` (the head, when fitted) and ``meta`` (a JSON string: deck, classifier
 hash, class names, photos, when). A profile made with a classifier fine-tuned on the deck
-(``fudaba enroll --fine-tune``) also names that classifier's ONNX file (``classifier_file`` in
+(``fudaba enrol --fine-tune``) also names that classifier's ONNX file (``classifier_file`` in
 ``meta``), kept beside the ``.npz`` as ``<name>-classifier.onnx``; recognition then runs it.
 """
 
@@ -69,7 +69,7 @@ class DeckProfile:
     @property
     def absent(self) -> np.ndarray:
         """Boolean mask of the classes the owner said their deck does not have (``meta["absent"]``,
-        ``fudaba enroll --absent``): recognition lowers them (:func:`lowered`)."""
+        ``fudaba enrol --absent``): recognition lowers them (:func:`lowered`)."""
         gone = set(self.meta.get("absent", ()))
         return np.array([n in gone for n in self.names], bool)
 
@@ -98,7 +98,7 @@ def load_profile(path: str | Path) -> DeckProfile:
     path = Path(path)
 
     def refused(what: str) -> ValueError:
-        return ValueError(f"{path}: {what}; a deck profile is the .npz file `fudaba enroll` writes")
+        return ValueError(f"{path}: {what}; a deck profile is the .npz file `fudaba enrol` writes")
 
     if not path.exists():
         raise refused("no such file")

@@ -37,7 +37,7 @@ def _size(text: str) -> tuple[int, int]:
 
 
 def _parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(prog="synth", description="Synthetic card-table scenes and datasets.")
+    ap = argparse.ArgumentParser(prog="fudaba synth", description="Synthetic card-table scenes and datasets.")
     sub = ap.add_subparsers(dest="command", required=True)
     d = sub.add_parser("dataset", help="render an ultralytics dataset")
     d.add_argument("--deck", required=True, choices=("hanafuda", "playing"))
@@ -102,7 +102,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         import cv2  # noqa: F401
     except ImportError:
-        print("synth needs OpenCV and NumPy, part of fudaba's install: reinstall it (pip install .)", file=sys.stderr)
+        print("fudaba synth: needs OpenCV and NumPy, part of fudaba's install: reinstall it (pip install .)", file=sys.stderr)
         return 2
     from vision.synth.artset import ArtNotFoundError, available_styles
 
@@ -120,7 +120,7 @@ def main(argv: list[str] | None = None) -> int:
             img = contact_sheet(args.art_dir, args.seed, tile=args.tile, outlines=args.outlines)
             params = [cv2.IMWRITE_JPEG_QUALITY, 82] if args.out.lower().endswith((".jpg", ".jpeg")) else []
             if not cv2.imwrite(args.out, img, params):
-                print(f"cannot write {args.out!r}", file=sys.stderr)
+                print(f"fudaba synth: cannot write {args.out!r}", file=sys.stderr)
                 return 2
             print(f"wrote {args.out} ({img.shape[1]}x{img.shape[0]})")
             return 0
@@ -143,7 +143,7 @@ def main(argv: list[str] | None = None) -> int:
                           for k, v in c.items()))
         return 0
     except (ArtNotFoundError, ValueError, OSError) as e:
-        print(f"synth: {e}", file=sys.stderr)
+        print(f"fudaba synth: {e}", file=sys.stderr)
         return 2
 
 

@@ -43,7 +43,7 @@ def play(game: str, ruleset: str | None, players: int, rounds: int, seed: int,
     ``options``: overrides of the ruleset's options (``{"deck": "hanafuda-1x"}`` for Bagaji)."""
     spec = find_game(game)
     if not spec.min_players <= players <= spec.max_players:
-        raise ValueError(f"{spec.name} is played by {spec.min_players}-{spec.max_players} players, not {players}")
+        raise ValueError(f"{spec.name} is played by {spec.seats} players, not {players}")
     name = ruleset or spec.default_ruleset
     match = spec.match([f"Seat {i + 1}" for i in range(players)], spec.options(name, options))
     rng = random.Random(seed)

@@ -41,7 +41,7 @@ TASKS = {"detect": "a detector (axis-aligned boxes)", "obb": "a detector of orie
 
 
 def _parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(prog="train", description="Train and export card detectors/classifiers, offline.")
+    ap = argparse.ArgumentParser(prog="fudaba train", description="Train and export card detectors/classifiers, offline.")
     sub = ap.add_subparsers(dest="command", required=True)
     for task, what in TASKS.items():
         _task_options(sub.add_parser(task, help=f"train {what} (or --resume one)"))
@@ -366,7 +366,7 @@ def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     # find_spec, not import: ultralytics must first be imported by vision.train.offline, offline.
     if args.command not in NO_ULTRALYTICS and importlib.util.find_spec("ultralytics") is None:
-        print("training needs ultralytics and torch: pip install 'fudaba[train]' into its own virtual "
+        print("fudaba train: training needs ultralytics and torch: pip install 'fudaba[train]' into its own virtual "
               "environment (see docs/training.md)", file=sys.stderr)
         return 2
     try:
@@ -381,10 +381,10 @@ def main(argv: list[str] | None = None) -> int:
         args.task = args.command
         return _train(args, argv)
     except (ValueError, OSError) as e:
-        print(f"train: {e}", file=sys.stderr)
+        print(f"fudaba train: {e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         if args.command != "export":
-            print(f"train: interrupted; continue with: train {args.command} --resume --out {args.out}",
+            print(f"fudaba train: interrupted; continue with: fudaba train {args.command} --resume --out {args.out}",
                   file=sys.stderr)
         return 3
