@@ -20,6 +20,10 @@ from collections import Counter
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from scorer.errors import UnknownCardError
 
 HANAFUDA = "hanafuda"
 PLAYING = "playing"
@@ -139,13 +143,18 @@ def playing_ids(*, kings: bool = True, jokers: bool = False) -> tuple[str, ...]:
 
 
 def suggest(card_id: str, candidates: tuple[str, ...] | list[str], n: int = 3) -> tuple[str, ...]:
-    """The valid ids nearest to a mistyped one (case-insensitive, then by similarity)."""
+    """The valid ids nearest to a mistyped one: the same id in another case, a rank written as a
+    number (``1S`` → ``AS``), every id it begins (``JOKER`` → ``JOKER-BLACK``, ``JOKER-RED``), else
+    the ``n`` most similar."""
     lowered = {c.lower(): c for c in candidates}
     if card_id.lower() in lowered:
         return (lowered[card_id.lower()],)
     alias = _rank_alias(card_id)
     if alias and alias.lower() in lowered:
         return (lowered[alias.lower()],)
+    family = tuple(lowered[c] for c in lowered if c.startswith(card_id.lower() + "-"))
+    if family:
+        return family
     near = difflib.get_close_matches(card_id.lower(), list(lowered), n=n, cutoff=0.4)
     if not near:
         prefix = card_id.lower()[:2]
@@ -154,6 +163,10 @@ def suggest(card_id: str, candidates: tuple[str, ...] | list[str], n: int = 3) -
 
 
 _RANK_ALIASES = {"1": "A", "11": "J", "12": "Q", "13": "K", "T": "10"}
+_RANK_NAMES = {
+    "A": "aces", "2": "twos", "3": "threes", "4": "fours", "5": "fives", "6": "sixes", "7": "sevens",
+    "8": "eights", "9": "nines", "10": "tens", "J": "jacks", "Q": "queens", "K": "kings",
+}
 
 
 def _rank_alias(card_id: str) -> str | None:
@@ -212,13 +225,89 @@ class DeckSpec:
     def __len__(self) -> int:
         return len(self.cards)
 
-    def validate(self, card_id: str) -> str:
-        """Return ``card_id`` if it belongs to this deck; else raise ``UnknownCardError``."""
+    def validate(self, card_id: str, game: str = "") -> str:
+        """Return ``card_id`` if it is exactly an id of this deck; else raise ``UnknownCardError``.
+
+        Events and records use this: their ids are canonical, so another case is an error (whose
+        suggestion is the canonical id). ``game`` (e.g. ``Bagaji``) names whose deck it is in the
+        message; see :meth:`missing` for what the message says.
+        """
         if card_id in self.counts_set:
             return card_id
+        raise self.missing(card_id, game)
+
+    def canonical(self, card_id: str, game: str = "") -> str:
+        """The id of this deck that ``card_id`` names in any case (``qh`` → ``QH``, ``08-MOON`` →
+        ``08-moon``); else raise ``UnknownCardError`` as :meth:`validate` does.
+
+        For ids typed by people (``fudaba hand``); events and records keep :meth:`validate`.
+        """
+        if card_id in self.counts_set:
+            return card_id
+        found = self._lowered().get(card_id.lower())
+        if found is not None:
+            return found
+        raise self.missing(card_id, game)
+
+    def missing(self, card_id: str, game: str = "") -> UnknownCardError:
+        """The error for an id that is not in this deck, saying why.
+
+        * a card of this deck's kind that the deck leaves out: ``KC is not in Bagaji's playing-2x
+          deck (no kings)``, the reason found by comparing the deck with every card of its kind
+          (a rank, a suit, the jokers, a month or the blank left out; a card back is no card);
+        * the start of ids the deck leaves out, the same: ``JOKER is not in … (no jokers)``;
+        * a card of the other kind: ``KC is not in Poka's hanafuda deck (a playing card; this deck
+          holds hanafuda cards only)``;
+        * anything else is a typo: ``unknown card 'QX' in deck 'playing-2x'; did you mean …?``
+          (:func:`suggest`; ``JOKER`` in a deck with jokers suggests both).
+        """
         from scorer.errors import UnknownCardError
 
-        raise UnknownCardError(card_id, suggest(card_id, sorted(self.counts_set)), self.name)
+        where = f"{game}'s {self.name} deck" if game else f"the {self.name} deck"
+        key = card_id.lower()
+        own = {c.lower(): c for c in all_cards(self.family)}
+        if key in own and own[key] not in self.counts_set:
+            cid = own[key]
+            return UnknownCardError(card_id, (), self.name, message=f"{cid} is not in {where} ({self._left_out(cid)})")
+        started = [c for low, c in own.items() if low.startswith(key + "-")]
+        if started and not any(c in self.counts_set for c in started):
+            reasons = dict.fromkeys(self._left_out(c) for c in started)
+            return UnknownCardError(card_id, (), self.name, message=f"{card_id} is not in {where} ({'; '.join(reasons)})")
+        other = PLAYING if self.family == HANAFUDA else HANAFUDA
+        theirs = all_cards(other)
+        named = [c for c in theirs.values() if c.id.lower() == key or c.id.lower().startswith(key + "-")]
+        if named and not started:
+            what = "jokers are playing cards" if all(c.kind == "joker" for c in named) else f"a {other} card"
+            return UnknownCardError(
+                card_id, (), self.name,
+                message=f"{card_id} is not in {where} ({what}; this deck holds {self.family} cards only)",
+            )
+        return UnknownCardError(card_id, suggest(card_id, sorted(self.counts_set)), self.name)
+
+    def _left_out(self, cid: str) -> str:
+        """Why this deck has no ``cid``, a card of its kind: what it leaves out of the full set."""
+        table = all_cards(self.family)
+        c = table[cid]
+        held = [table[x] for x in self.counts_set]
+        if c.kind == "back":
+            return "a face-down card back, not a card"
+        reasons = []
+        if c.kind == "joker" and not any(h.kind == "joker" for h in held):
+            reasons.append("no jokers")
+        if c.kind == "blank":
+            reasons.append("no blank card")
+        if c.kind == "rank":
+            if not any(h.rank == c.rank for h in held):
+                reasons.append(f"no {_RANK_NAMES.get(c.rank, c.rank + 's')}")
+            if not any(h.suit == c.suit for h in held):
+                reasons.append(f"no {c.suit}")
+        if c.month and not any(h.month == c.month for h in held):
+            reasons.append(f"no cards of month {c.month}")
+        return "; ".join(reasons) or f"it leaves out {cid}"
+
+    def _lowered(self) -> dict[str, str]:
+        """Lower-cased id → id, for the ids of this deck."""
+        return {c.lower(): c for c in self.counts_set}
 
     @property
     def counts_set(self) -> frozenset[str]:

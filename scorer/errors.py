@@ -15,15 +15,22 @@ class ScorerError(ValueError):
 
 
 class UnknownCardError(ScorerError):
-    """A card id that is not in the deck being used."""
+    """A card id that is not in the deck being used.
 
-    def __init__(self, card_id: str, suggestions: tuple[str, ...] = (), deck: str = "") -> None:
+    Without ``message`` it reads ``unknown card 'X' in deck 'D'; did you mean A, B?``; ``message``
+    replaces that where more is known, e.g. ``KC is not in Bagaji's playing-2x deck (no kings)``
+    (:meth:`scorer.cards.DeckSpec.missing`).
+    """
+
+    def __init__(
+        self, card_id: str, suggestions: tuple[str, ...] = (), deck: str = "", *, message: str = ""
+    ) -> None:
         self.card_id = card_id
         self.suggestions = suggestions
         self.deck = deck
         where = f" in deck {deck!r}" if deck else ""
         hint = f"; did you mean {', '.join(suggestions)}?" if suggestions else ""
-        super().__init__(f"unknown card {card_id!r}{where}{hint}")
+        super().__init__(message or f"unknown card {card_id!r}{where}{hint}")
 
 
 class InvalidEventError(ScorerError):

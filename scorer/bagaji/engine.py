@@ -235,7 +235,7 @@ class BagajiMatch(Match):
         return seat
 
     def _card(self, card_id: str) -> str:
-        return self._spec.validate(card_id)
+        return self._spec.validate(card_id, "Bagaji")
 
     def _vals(self, ids: tuple[str, ...]) -> tuple[int, ...]:
         """Sorted values of ``ids`` (memoised: hands recur across the many enumerations)."""

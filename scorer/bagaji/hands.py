@@ -249,14 +249,14 @@ class HandReport:
 
 
 def evaluate_hand(card_ids: Sequence[str], options: BagajiOptions | None = None) -> HandReport:
-    """Evaluate 1-6 concealed cards (ids of the options' deck) for ``fudaba hand``."""
+    """Evaluate 1-6 concealed cards (ids of the options' deck, in any case: ``qh`` is ``QH``) for
+    ``fudaba hand``."""
     opts = options or SEED
     spec = cards.deck(opts.deck_name)
     ids = tuple(card_ids)
     if not 1 <= len(ids) <= 6:
         raise ScorerError(f"a Bagaji hand has 1 to 6 cards, not {len(ids)}")
-    for cid in ids:
-        spec.validate(cid)
+    ids = tuple(spec.canonical(cid, "Bagaji") for cid in ids)
     have = spec.counts
     for cid, n in Counter(ids).items():
         if n > have[cid]:

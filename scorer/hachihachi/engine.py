@@ -288,13 +288,13 @@ class HachiHachi(Match):
                 places[hand(i + 1)] = Place((), h)
             else:
                 for cid in h:
-                    self._cards.validate(cid)
+                    self._cards.validate(cid, "Hachi-hachi")
                 size = len(h)
                 places[hand(i + 1)] = Place(tuple(h), 0)
             if size != HAND_SIZE:
                 raise _illegal("deal-shape", f"seat {i + 1} must be dealt {HAND_SIZE} cards, not {size} (rules H2.2)")
         for cid in ev.field:
-            self._cards.validate(cid)
+            self._cards.validate(cid, "Hachi-hachi")
         places["field"] = Place(tuple(ev.field), 0)
         stock_size = len(self._cards) - n * HAND_SIZE - field_size
         if isinstance(ev.stock, int):
@@ -305,7 +305,7 @@ class HachiHachi(Match):
             if len(ev.stock) != stock_size:
                 raise _illegal("deal-shape", f"the stock must hold {stock_size} cards, not {len(ev.stock)} (rules H2.2)")
             for cid in ev.stock:
-                self._cards.validate(cid)
+                self._cards.validate(cid, "Hachi-hachi")
             places["stock"] = Place(tuple(ev.stock), 0)
         for s in range(1, n + 1):
             places[captured(s)] = Place()
@@ -340,7 +340,7 @@ class HachiHachi(Match):
             raise _illegal("sit-out-cards", "the blank's holder lays its six other cards on the table (rules H2.4)")
         table = r.places.take(hand(ev.seat), BLANK).put("out", BLANK)
         for cid in ev.cards:
-            self._cards.validate(cid)
+            self._cards.validate(cid, "Hachi-hachi")
             table = table.move(cid, hand(ev.seat), "field")
         seated = tuple(s for s in r.seated if s != ev.seat)
         rs = replace(r, places=table, seated=seated, sitout=ev.seat)
@@ -395,7 +395,7 @@ class HachiHachi(Match):
             raise _illegal("buyout-cards", f"a buy-out shows all {HAND_SIZE} cards of the hand (rules H4.3)")
         table = r.places
         for cid in ev.cards:
-            self._cards.validate(cid)
+            self._cards.validate(cid, "Hachi-hachi")
             table = table.take(hand(ev.seat), cid).put("stock", cid)
         return replace(r, places=table, buyouts=r.buyouts + ((ev.seat, tuple(ev.cards)),))
 
@@ -414,7 +414,7 @@ class HachiHachi(Match):
             raise _illegal("claim-shown-cards", f"claim of {ev.teyaku}: {why} (rules H5.6)")
         table = r.places
         for cid in ev.cards:
-            self._cards.validate(cid)
+            self._cards.validate(cid, "Hachi-hachi")
             if not table.can_take(hand(ev.seat), cid):
                 raise _illegal("claim-card-in-hand", f"{cid} is not in seat {ev.seat}'s hand: {table._why_not(hand(ev.seat), cid)}")
             table = table.show(hand(ev.seat), cid)
@@ -441,7 +441,7 @@ class HachiHachi(Match):
             raise _illegal("turn-order", self._expecting(r))
         if ev.seat != r.to_play():
             raise _illegal("turn-order", f"it is seat {r.to_play()}'s turn, not seat {ev.seat}'s (rules H6.1)")
-        self._cards.validate(ev.card)
+        self._cards.validate(ev.card, "Hachi-hachi")
         table = r.places
         if not r.played:
             for s in r.forced:
@@ -467,7 +467,7 @@ class HachiHachi(Match):
             raise _illegal("turn-order", self._expecting(r))
         if ev.seat != r.to_play():
             raise _illegal("turn-order", f"seat {r.to_play()} turns the stock card, not seat {ev.seat} (rules H6.3)")
-        self._cards.validate(ev.card)
+        self._cards.validate(ev.card, "Hachi-hachi")
         table = r.places
         if not table.can_take("stock", ev.card):
             raise _illegal("card-in-stock", f"{ev.card} cannot be drawn: {table._why_not('stock', ev.card)}")

@@ -76,10 +76,12 @@ class HandReport:
 
 
 def evaluate_hand(cards: Sequence[str], options: Options) -> HandReport:
-    """Teyaku (when 7 cards) and dekiyaku of ``cards``; unknown ids raise with suggestions."""
+    """Teyaku (when 7 cards) and dekiyaku of ``cards``; unknown ids raise with suggestions.
+
+    Ids may be written in any case (``08-MOON``); the report names them as the deck does.
+    """
     spec = deck("hanafuda")
-    for cid in cards:
-        spec.validate(cid)
+    cards = [spec.canonical(cid, "Hachi-hachi") for cid in cards]
     if len(set(cards)) != len(cards):
         raise ScorerError("a card appears twice; a hanafuda deck has one of each")
     found = None

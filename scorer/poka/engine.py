@@ -216,7 +216,7 @@ class PokaMatch(Match):
     def _card(self, card_id: str) -> str:
         if card_id in self._ids:
             return card_id
-        return self._spec.validate(card_id)
+        return self._spec.validate(card_id, "Poka")
 
     def _seat(self, seat: int) -> int:
         if seat not in (1, 2):

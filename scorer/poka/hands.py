@@ -201,13 +201,14 @@ class HandReport:
 def evaluate_hand(cards: Sequence[str], options: PokaOptions | None = None) -> HandReport:
     """Evaluate a 6-card Poka starting hand (``fudaba hand poka CARD...``).
 
+    Ids may be written in any case (``01-CRANE``); the report names them as the deck does.
     Raises :class:`~scorer.errors.UnknownCardError` for an id outside the deck and
     :class:`~scorer.errors.ScorerError` for a hand of the wrong size or with more copies of a card
     than the deck holds.
     """
     options = options or PokaOptions()
     spec = deck(deck_name(options))
-    hand = tuple(spec.validate(c) for c in cards)
+    hand = tuple(spec.canonical(c, "Poka") for c in cards)
     if len(hand) != HAND_SIZE:
         raise ScorerError(
             f"a Poka starting hand has {HAND_SIZE} cards, not {len(hand)} (rules P2.2)"

@@ -1,0 +1,92 @@
+"""Messages of the scorer as ``fudaba`` prints them (issue 39): card ids, record paths, short hands,
+rules-page notes. Each checks the message body and the exit status, not the ``fudaba …:`` prefix."""
+
+from __future__ import annotations
+
+import pytest
+
+from fudaba.cli import main
+from scorer.cards import deck
+from scorer.errors import UnknownCardError
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+# --------------------------------------------------------------------------- card ids
+def test_a_card_left_out_of_the_deck_says_why(capsys):
+    code, out, err = run(capsys, "hand", "bagaji", "10S", "JD", "QH", "KC", "9C")
+    assert code == 2 and out == ""
+    assert "KC is not in Bagaji's playing-2x deck (no kings)" in err
+    assert "did you mean" not in err
+
+
+def test_the_reason_comes_from_the_deck_tables():
+    with pytest.raises(UnknownCardError, match=r"00-blank is not in Poka's hanafuda deck \(no blank card\)"):
+        deck("hanafuda").canonical("00-blank", "Poka")
+    with pytest.raises(UnknownCardError, match=r"JOKER-RED is not in the playing deck \(no jokers\)"):
+        deck("playing").canonical("JOKER-RED")
+    with pytest.raises(UnknownCardError, match=r"BACK is not in the playing-2x deck \(a face-down card back"):
+        deck("playing-2x").canonical("back")
+    with pytest.raises(UnknownCardError, match=r"08-moon is not in .*\(a hanafuda card; this deck holds playing"):
+        deck("playing-2x").canonical("08-moon")
+
+
+def test_a_hanafuda_deck_without_the_blank(capsys):
+    code, out, err = run(capsys, "hand", "bagaji", "--option", "deck=hanafuda-1x", "00-blank", "01-crane")
+    assert code == 2 and out == ""
+    assert "00-blank is not in Bagaji's hanafuda deck (no blank card)" in err
+    code, out, err = run(capsys, "hand", "poka", "KC")
+    assert code == 2 and out == ""
+    assert "KC is not in Poka's hanafuda deck (a playing card; this deck holds hanafuda cards only)" in err
+
+
+def test_joker_names_both_jokers_or_says_there_are_none(capsys):
+    with pytest.raises(UnknownCardError) as info:
+        deck("playing+jokers").canonical("JOKER")
+    assert info.value.suggestions == ("JOKER-BLACK", "JOKER-RED")
+    assert "did you mean JOKER-BLACK, JOKER-RED?" in str(info.value)
+    code, out, err = run(capsys, "hand", "bagaji", "JOKER", "AS")
+    assert code == 2 and out == ""
+    assert "JOKER is not in Bagaji's playing-2x deck (no jokers)" in err
+    code, out, err = run(capsys, "hand", "poka", "joker")
+    assert code == 2 and "jokers are playing cards" in err
+
+
+@pytest.mark.parametrize(
+    ("game", "typed", "canonical"),
+    [
+        ("bagaji", ["as", "qh", "Jd", "10s", "2C"], "AS QH JD 10S 2C"),
+        ("hachi-hachi", ["08-MOON", "01-Crane"], "08-moon 01-crane"),
+        ("poka", ["01-CRANE", "01-ribbon", "02-Warbler", "05-plain-1", "07-plain-1", "09-PLAIN-1"],
+         "01-crane 01-ribbon 02-warbler 05-plain-1 07-plain-1 09-plain-1"),
+    ],
+)
+def test_ids_in_any_case_are_accepted_and_shown_canonical(capsys, game, typed, canonical):
+    code, out, err = run(capsys, "hand", game, *typed)
+    assert code == 0 and err == ""
+    assert canonical in out
+    code, out, _ = run(capsys, "hand", game, "--json", *typed)
+    assert code == 0 and f'"{canonical.split()[0]}"' in out
+
+
+def test_case_does_not_hide_a_repeated_card(capsys):
+    code, _, err = run(capsys, "hand", "hachi-hachi", "08-moon", "08-MOON")
+    assert code == 2 and "appears twice" in err
+
+
+def test_typos_still_get_suggestions(capsys):
+    code, out, err = run(capsys, "hand", "bagaji", "1S", "AS")
+    assert code == 2 and out == "" and "unknown card '1S'" in err and "did you mean AS?" in err
+    code, out, err = run(capsys, "hand", "hachi-hachi", "08-mon")
+    assert code == 2 and "did you mean 08-moon" in err
+
+
+def test_records_keep_canonical_ids():
+    """Events and records are strict: another case is an error that names the canonical id."""
+    with pytest.raises(UnknownCardError, match=r"unknown card 'qh' in deck 'playing-2x'; did you mean QH\?"):
+        deck("playing-2x").validate("qh")
+    assert deck("playing-2x").validate("QH") == "QH"
