@@ -4,7 +4,8 @@
 * :class:`InvalidEventError` — an event that is malformed (wrong fields, wrong types).
 * :class:`IllegalEventError` — a well-formed event the rules forbid here; ``rule`` names the rule.
 * :class:`AmbiguousEventError` — several legal events explain what was seen; ``candidates`` lists them.
-* :class:`RecordError` — a game record that cannot be read or replayed; ``str()`` is ``file:line: reason``.
+* :class:`RecordError` — a game record that cannot be read or replayed; ``str()`` is ``file:line: reason``
+  (``file: reason`` for the file as a whole).
 """
 
 from __future__ import annotations
@@ -64,10 +65,14 @@ class AmbiguousEventError(ScorerError):
 
 
 class RecordError(ScorerError):
-    """A game record that cannot be read or replayed; ``str()`` is ``file:line: reason``."""
+    """A game record that cannot be read or replayed; ``str()`` is ``file:line: reason``.
+
+    ``line`` 0 is the file as a whole (it cannot be read, it is a directory, it exists already):
+    ``str()`` is then ``file: reason``, with no line number.
+    """
 
     def __init__(self, path: str, line: int, reason: str) -> None:
         self.path = path
         self.line = line
         self.reason = reason
-        super().__init__(f"{path}:{line}: {reason}")
+        super().__init__(f"{path}:{line}: {reason}" if line else f"{path}: {reason}")

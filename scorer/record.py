@@ -45,13 +45,16 @@ so killing the process loses no line already appended.
 
 Lines are separated by ``\n`` (a ``\r`` before it is dropped); blank lines are ignored. Any
 problem is reported as :class:`~scorer.errors.RecordError` ``file:line: reason``: bytes that are not
-UTF-8, JSON that does not parse or is nested too deeply, a bad record-level key, a bad event.
+UTF-8, JSON that does not parse or is nested too deeply, a bad record-level key, a bad event; a file
+that cannot be read at all as ``file: reason``, without a line. :func:`load` reads ``-`` as standard
+input, named ``<stdin>`` in messages.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import sys
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -332,13 +335,51 @@ def loads(text: str, path: str = "<record>") -> Record:
     return Record(header, entries, path)
 
 
+STDIN = "<stdin>"
+"""The name of standard input in messages (``load("-")``)."""
+
+
 def load(path: str | Path) -> Record:
-    """Read a record file."""
+    """Read a record file; ``-`` reads standard input, named ``<stdin>`` in messages.
+
+    A path that cannot be read is a :class:`RecordError` without a line number:
+    ``PATH: cannot read: no such file``, ``… is a directory, not a record``, ``… permission
+    denied`` (else the system's reason).
+    """
+    if str(path) == "-":
+        return loads(_decode(_read_stdin(), STDIN), STDIN)
     try:
+        if Path(path).is_dir():
+            raise IsADirectoryError(path)
         data = Path(path).read_bytes()
     except OSError as exc:
-        raise RecordError(str(path), 0, f"cannot read: {exc.strerror or exc}") from None
+        raise RecordError(str(path), 0, f"cannot read: {_why(exc)}") from None
     return loads(_decode(data, str(path)), str(path))
+
+
+def _read_stdin() -> bytes:
+    """All of standard input as bytes (text streams without a byte buffer are encoded as UTF-8)."""
+    stream = sys.stdin
+    if stream is None:
+        raise RecordError(STDIN, 0, "cannot read: there is no standard input")
+    try:
+        buffer = getattr(stream, "buffer", None)
+        return buffer.read() if buffer is not None else stream.read().encode("utf-8", "surrogateescape")
+    except OSError as exc:
+        raise RecordError(STDIN, 0, f"cannot read: {_why(exc)}") from None
+
+
+def _why(exc: OSError) -> str:
+    """Why a file cannot be read, in a few words."""
+    if isinstance(exc, FileNotFoundError):
+        return "no such file"
+    if isinstance(exc, IsADirectoryError):
+        return "is a directory, not a record"
+    if isinstance(exc, PermissionError):
+        return "permission denied"
+    if isinstance(exc, NotADirectoryError):
+        return "no such file (a part of the path is not a directory)"
+    return exc.strerror.lower() if exc.strerror else str(exc)
 
 
 def _decode(data: bytes, path: str) -> str:
@@ -488,7 +529,7 @@ class RecordWriter:
         try:
             data = Path(self.path).read_bytes()
         except OSError as exc:
-            raise RecordError(self.path, 0, f"cannot read: {exc.strerror or exc}") from None
+            raise RecordError(self.path, 0, f"cannot read: {_why(exc)}") from None
         end = data.rfind(b"\n") + 1
         if end < len(data):
             self.discarded = data[end:]

@@ -3,11 +3,14 @@ rules-page notes. Each checks the message body and the exit status, not the ``fu
 
 from __future__ import annotations
 
+import io
+
 import pytest
 
 from fudaba.cli import main
+from scorer import record
 from scorer.cards import deck
-from scorer.errors import UnknownCardError
+from scorer.errors import RecordError, UnknownCardError
 
 
 def run(capsys, *argv):
@@ -90,3 +93,74 @@ def test_records_keep_canonical_ids():
     with pytest.raises(UnknownCardError, match=r"unknown card 'qh' in deck 'playing-2x'; did you mean QH\?"):
         deck("playing-2x").validate("qh")
     assert deck("playing-2x").validate("QH") == "QH"
+
+
+# --------------------------------------------------------------------------- record paths
+def test_a_missing_record_has_no_line_number(capsys, tmp_path):
+    missing = tmp_path / "missing.jsonl"
+    code, out, err = run(capsys, "score", str(missing))
+    assert code == 2 and out == ""
+    assert f"{missing}: cannot read: no such file\n" in err
+    assert f"{missing}:0" not in err
+
+
+def test_a_directory_is_not_a_record(capsys, tmp_path):
+    code, out, err = run(capsys, "score", str(tmp_path))
+    assert code == 2 and out == ""
+    assert f"{tmp_path}: cannot read: is a directory, not a record\n" in err
+
+
+def test_an_unreadable_record(capsys, tmp_path, monkeypatch):
+    path = tmp_path / "locked.jsonl"
+    path.write_text("{}\n")
+
+    def refuse(self):
+        raise PermissionError(13, "Permission denied", str(self))
+
+    monkeypatch.setattr(type(path), "read_bytes", refuse)
+    code, out, err = run(capsys, "score", str(path))
+    assert code == 2 and out == ""
+    assert f"{path}: cannot read: permission denied\n" in err
+
+
+def _simulated(capsys) -> str:
+    code, out, _ = run(capsys, "simulate", "poka", "--seed", "3", "--option", "stones-to-win=3")
+    assert code == 0
+    return out
+
+
+def test_dash_reads_the_record_from_standard_input(capsys, monkeypatch):
+    text = _simulated(capsys)
+    monkeypatch.setattr("sys.stdin", io.StringIO(text))
+    code, out, err = run(capsys, "score", "-")
+    assert code == 0 and err == ""
+    assert "record: <stdin>" in out and "match over" in out
+
+
+def test_standard_input_is_named_in_messages_with_its_lines(capsys, monkeypatch):
+    lines = _simulated(capsys).splitlines()
+    lines[2] = "{not json"
+    monkeypatch.setattr("sys.stdin", io.StringIO("\n".join(lines) + "\n"))
+    code, out, err = run(capsys, "score", "-")
+    assert code == 2 and out == ""
+    assert "<stdin>:3: not valid JSON" in err
+
+
+def test_standard_input_as_bytes(monkeypatch):
+    """A real stdin has a byte buffer: bytes that are not UTF-8 are named at their line."""
+    text = _header_and_bad_byte()
+
+    class Stdin(io.StringIO):
+        buffer = io.BytesIO(text)
+
+    monkeypatch.setattr("sys.stdin", Stdin())
+    with pytest.raises(RecordError, match=r"^<stdin>:2: not UTF-8 text"):
+        record.load("-")
+
+
+def _header_and_bad_byte() -> bytes:
+    header = (
+        '{"format": "fudaba-record", "version": 1, "game": "poka", "ruleset": "seed", '
+        '"players": [{"seat": 1, "name": "A"}, {"seat": 2, "name": "B"}], "deck": "hanafuda"}'
+    )
+    return header.encode() + b'\n{"type": "d\xe9al"}\n'

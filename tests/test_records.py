@@ -381,7 +381,7 @@ def test_writer_refuses_bad_lines_and_existing_files(tmp_path):
     assert len(path.read_text().splitlines()) == 2
     with pytest.raises(RecordError) as info:
         record.RecordWriter(path, header)
-    assert str(info.value).startswith(f"{path}:0: already exists")
+    assert str(info.value).startswith(f"{path}: already exists")
 
 
 def test_writer_continues_a_record(tmp_path):
