@@ -21,11 +21,38 @@ GAME_MODULES = {
 
 
 class HandReport(Protocol):
-    """What ``fudaba hand`` prints: a JSON object and human lines."""
+    """What ``fudaba hand`` prints: a JSON object and human lines.
+
+    One rule for the size of a hand, in every game (:func:`check_hand_size`): a hand shorter than
+    the game's full hand is evaluated as far as it can be, and its report says what a full hand
+    would need (JSON ``"complete": false`` and ``"needs": "<sentence>"``, and a last line
+    ``incomplete hand: <sentence>``); a full hand reports ``"complete": true, "needs": null``.
+    No cards, or more than the game's largest hand, is a :class:`~scorer.errors.ScorerError` that
+    names the largest.
+    """
 
     def to_json(self) -> dict[str, Any]: ...
 
     def lines(self) -> list[str]: ...
+
+
+def check_hand_size(title: str, count: int, most: int, which: str) -> None:
+    """Raise :class:`~scorer.errors.ScorerError` unless ``1 <= count <= most``.
+
+    ``most`` is the game's largest hand and ``which`` says which hand that is, e.g. ``the dealt
+    hand``: ``a Poka hand has at most 6 cards (the starting hand), not 7``.
+    """
+    from scorer.errors import ScorerError
+
+    if count < 1:
+        raise ScorerError(f"no cards given; a {title} hand has 1 to {most} cards")
+    if count > most:
+        raise ScorerError(f"a {title} hand has at most {most} cards ({which}), not {count}")
+
+
+def more_needed(count: int) -> str:
+    """``1 more is`` or ``3 more are``, for the ``needs`` sentence of a short hand."""
+    return f"{count} more {'is' if count == 1 else 'are'}"
 
 
 @dataclass(frozen=True)

@@ -185,7 +185,9 @@ def test_report_json_is_stable_and_serialisable():
     obj = r.to_json()
     assert list(obj) == [
         "game", "deck", "month_order", "cards", "values", "value", "triplets", "stop", "wins", "round_score",
+        "complete", "needs",
     ]
+    assert obj["complete"] is True and obj["needs"] is None
     assert obj["stop"]["allowed"] is True
     assert obj["wins"] == [] and obj["round_score"] is None
     json.dumps(obj)

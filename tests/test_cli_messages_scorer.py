@@ -4,6 +4,7 @@ rules-page notes. Each checks the message body and the exit status, not the ``fu
 from __future__ import annotations
 
 import io
+import json
 
 import pytest
 
@@ -164,3 +165,73 @@ def _header_and_bad_byte() -> bytes:
         '"players": [{"seat": 1, "name": "A"}, {"seat": 2, "name": "B"}], "deck": "hanafuda"}'
     )
     return header.encode() + b'\n{"type": "d\xe9al"}\n'
+
+
+# --------------------------------------------------------------------------- short hands
+@pytest.mark.parametrize(
+    ("game", "cards", "needs"),
+    [
+        ("poka", ["01-crane"],
+         "a Poka starting hand has 6 cards; 5 more are needed for a starting-hand claim"),
+        ("hachi-hachi", ["01-crane"],
+         "a Hachi-hachi dealt hand has 7 cards; 6 more are needed to read its teyaku"),
+        ("bagaji", ["AS"],
+         "a Bagaji hand has 5 cards (6 after drawing); 4 more are needed for the stop test and 5 for"
+         " a winning hand"),
+        ("bagaji", ["AS", "2S", "3S", "4S"],
+         "a Bagaji hand has 5 cards (6 after drawing); 1 more is needed for the stop test and 2 for"
+         " a winning hand"),
+    ],
+)
+def test_a_short_hand_is_read_and_says_what_it_needs(capsys, game, cards, needs):
+    code, out, err = run(capsys, "hand", game, *cards)
+    assert code == 0 and err == ""
+    assert f"ncomplete hand: {needs}." in out  # "incomplete" or "Incomplete", the game's style
+    code, out, err = run(capsys, "hand", game, "--json", *cards)
+    assert code == 0 and err == ""
+    data = json.loads(out)
+    assert data["complete"] is False and data["needs"] == needs
+    assert data["cards"] == cards
+
+
+def test_a_short_poka_hand_shows_what_it_holds_so_far(capsys):
+    code, out, _ = run(capsys, "hand", "poka", "01-crane", "01-ribbon", "01-plain-1", "01-plain-2")
+    assert code == 0
+    assert "Held so far: buttakuri" in out and "No starting hand to claim" not in out
+    code, out, _ = run(capsys, "hand", "poka", "--json", "01-crane", "01-ribbon", "01-plain-1", "01-plain-2")
+    data = json.loads(out)
+    assert data["held"] == ["buttakuri"] and data["claim"] is None and data["complete"] is False
+
+
+@pytest.mark.parametrize(
+    ("game", "cards"),
+    [
+        ("hachi-hachi", "01-plain-1 01-plain-2 01-ribbon 02-plain-1 02-plain-2 03-plain-1 03-plain-2"),
+        ("poka", "01-crane 01-ribbon 02-warbler 05-plain-1 07-plain-1 09-plain-1"),
+        ("bagaji", "AS AH 2C 3D 3S"),
+        ("bagaji", "3S 4S 5S 6S 7S 8S"),
+    ],
+)
+def test_a_full_hand_is_complete_and_says_nothing_more(capsys, game, cards):
+    code, out, _ = run(capsys, "hand", game, *cards.split())
+    assert code == 0 and "ncomplete" not in out
+    code, out, _ = run(capsys, "hand", game, "--json", *cards.split())
+    data = json.loads(out)
+    assert data["complete"] is True and data["needs"] is None
+
+
+@pytest.mark.parametrize(
+    ("game", "cards", "message"),
+    [
+        ("hachi-hachi", "01-crane 01-ribbon 01-plain-1 01-plain-2 02-warbler 02-ribbon 02-plain-1 02-plain-2",
+         "a Hachi-hachi hand has at most 7 cards (the dealt hand), not 8"),
+        ("poka", "01-crane 01-ribbon 02-warbler 05-plain-1 07-plain-1 09-plain-1 10-deer",
+         "a Poka hand has at most 6 cards (the starting hand), not 7"),
+        ("bagaji", "AS 2S 3S 4S 5S 6S 7S",
+         "a Bagaji hand has at most 6 cards (5 held, 6 after drawing), not 7"),
+    ],
+)
+def test_a_hand_longer_than_any_hand_of_the_game_is_an_error(capsys, game, cards, message):
+    code, out, err = run(capsys, "hand", game, *cards.split())
+    assert code == 2 and out == ""
+    assert message in err

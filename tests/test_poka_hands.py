@@ -69,6 +69,8 @@ def test_report_json_and_lines():
         "claim": {"name": "three-pairs", "name_ja": "三双", "stones": 2},
         "held": ["three-pairs"],
         "wilds": [],
+        "complete": True,
+        "needs": None,
     }
     assert any("three pairs" in line for line in report.lines())
 
@@ -96,8 +98,10 @@ def test_evaluate_hand_errors():
     with pytest.raises(UnknownCardError) as info:
         evaluate_hand(["01-cran", "02-ribbon", "04-plain-1", "06-plain-2", "08-geese", "11-ribbon"])
     assert "01-crane" in info.value.suggestions
-    with pytest.raises(ScorerError, match="6 cards"):
-        evaluate_hand(["01-crane", "02-ribbon"])
+    with pytest.raises(ScorerError, match="at most 6 cards"):
+        evaluate_hand(["01-crane", "02-ribbon", "03-plain-1", "04-plain-1", "05-plain-1", "06-plain-1", "07-plain-1"])
+    short = evaluate_hand(["01-crane", "02-ribbon"])  # a short hand is read as far as it goes
+    assert short.complete is False and "4 more are needed" in short.needs
     with pytest.raises(ScorerError, match="deck holds"):
         evaluate_hand(["01-crane"] * 2 + ["02-ribbon", "04-plain-1", "06-plain-2", "08-geese"])
     with pytest.raises(UnknownCardError):

@@ -27,12 +27,18 @@ from typing import Any
 from scorer import cards
 from scorer.bagaji.options import SEED, BagajiOptions
 from scorer.errors import ScorerError
+from scorer.games import check_hand_size, more_needed
 
 TWO_TRIPLETS = "two-triplets"
 THREE_PAIRS = "three-pairs"
 FOUR_AND_PAIR = "four-and-pair"
 STRAIGHT = "straight"
 MOON = "moon"
+
+HELD = 5
+"""Cards held between turns (rules B2.2): the hand a stop is tested on (rules B5.2)."""
+DRAWN = 6
+"""Cards after drawing (rules B4.2, B6.1): the hand a win is made of, and the most a hand holds."""
 
 WIN_NAMES = {
     TWO_TRIPLETS: "two triplets",
@@ -185,8 +191,10 @@ class HandReport:
     ``to_json()`` is ``{"game": "bagaji", "deck": name, "month_order": order, "cards": [ids],
     "values": [ints], "value": int, "triplets": [values zeroed], "stop": {"allowed": bool, "value":
     int, "limit": int, "reason": str} | null, "wins": [{"type": str, "name": str, "score": int}],
-    "round_score": int | null}``. ``stop`` is set for five cards only; ``wins`` and ``round_score``
-    for six cards only (``round_score`` null when six cards do not win).
+    "round_score": int | null, "complete": bool, "needs": str | null}``. ``stop`` is set for five
+    cards only; ``wins`` and ``round_score`` for six cards only (``round_score`` null when six cards
+    do not win). Five or six cards are a full hand; 1-4 are short: ``complete`` false, and
+    ``needs`` says how many more the stop test and a winning hand need.
     """
 
     deck: str
@@ -197,6 +205,22 @@ class HandReport:
     triplets: tuple[int, ...]
     stop: StopCheck | None
     found: tuple[tuple[str, int], ...] = field(default=())
+
+    @property
+    def complete(self) -> bool:
+        """True for a full hand: five held cards or six after drawing."""
+        return len(self.cards) >= HELD
+
+    @property
+    def needs(self) -> str | None:
+        """What a short hand lacks, in one sentence; None for a full hand."""
+        if self.complete:
+            return None
+        n = len(self.cards)
+        return (
+            f"a Bagaji hand has {HELD} cards ({DRAWN} after drawing); {more_needed(HELD - n)} needed "
+            f"for the stop test and {DRAWN - n} for a winning hand"
+        )
 
     @property
     def round_score(self) -> int | None:
@@ -225,6 +249,8 @@ class HandReport:
             "stop": stop,
             "wins": [{"type": t, "name": WIN_NAMES[t], "score": s} for t, s in self.found],
             "round_score": self.round_score if len(self.cards) == 6 else None,
+            "complete": self.complete,
+            "needs": self.needs,
         }
 
     def lines(self) -> list[str]:
@@ -245,17 +271,26 @@ class HandReport:
                 out.append(f"round score (most favourable): {self.round_score}")
             else:
                 out.append("no winning six-card hand")
+        if self.needs:
+            out.append(f"incomplete hand: {self.needs}.")
         return out
 
 
 def evaluate_hand(card_ids: Sequence[str], options: BagajiOptions | None = None) -> HandReport:
     """Evaluate 1-6 concealed cards (ids of the options' deck, in any case: ``qh`` is ``QH``) for
-    ``fudaba hand``."""
+    ``fudaba hand``.
+
+    A full Bagaji hand is the five cards held between turns (the stop test, rules B2.2, B5.2) or
+    the six after drawing (the winning hands, rules B4.2, B6.1). The rule for short hands, the same
+    in every game (:class:`scorer.games.HandReport`): 1 to 4 cards are evaluated as far as they can
+    be (values and hand value; no stop test, no wins) and the report says ``complete`` false with
+    what a full hand ``needs``; none, or more than 6 (no Bagaji hand holds more), raise
+    :class:`~scorer.errors.ScorerError`.
+    """
     opts = options or SEED
     spec = cards.deck(opts.deck_name)
     ids = tuple(card_ids)
-    if not 1 <= len(ids) <= 6:
-        raise ScorerError(f"a Bagaji hand has 1 to 6 cards, not {len(ids)}")
+    check_hand_size("Bagaji", len(ids), DRAWN, f"{HELD} held, {DRAWN} after drawing")
     ids = tuple(spec.canonical(cid, "Bagaji") for cid in ids)
     have = spec.counts
     for cid, n in Counter(ids).items():

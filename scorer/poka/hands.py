@@ -41,6 +41,7 @@ from typing import Any
 
 from scorer.cards import BLANK, all_cards, deck
 from scorer.errors import ScorerError
+from scorer.games import check_hand_size, more_needed
 from scorer.poka.options import PokaOptions
 
 HAND_SIZE = 6
@@ -161,30 +162,57 @@ def best_teyaku(cards: Iterable[str], options: PokaOptions) -> Teyaku | None:
 
 @dataclass(frozen=True, slots=True)
 class HandReport:
-    """What ``fudaba hand poka`` prints for a 6-card starting hand."""
+    """What ``fudaba hand poka`` prints for a 6-card starting hand, or the 1-5 cards of one."""
 
     cards: tuple[str, ...]
     """The hand as given."""
     claim: Teyaku | None
-    """The starting hand that counts, or None."""
+    """The starting hand that counts, or None (always None for a short hand: only a whole hand
+    is claimed)."""
     held: tuple[Teyaku, ...]
-    """Every starting hand the cards hold (only ``claim`` scores)."""
+    """Every starting hand the cards hold (only ``claim`` scores); for a short hand, those its
+    cards already make, which a full hand keeps or betters (a fourth January turns the January
+    triplet into buttakuri)."""
     wilds: tuple[str, ...]
     """The wild cards in the hand."""
 
+    @property
+    def complete(self) -> bool:
+        """True for a whole starting hand (6 cards)."""
+        return len(self.cards) == HAND_SIZE
+
+    @property
+    def needs(self) -> str | None:
+        """What a short hand lacks, in one sentence; None for a whole hand."""
+        if self.complete:
+            return None
+        more = more_needed(HAND_SIZE - len(self.cards))
+        return f"a Poka starting hand has {HAND_SIZE} cards; {more} needed for a starting-hand claim"
+
     def to_json(self) -> dict[str, Any]:
-        """``{"cards": [...], "claim": {...} | null, "held": [...], "wilds": [...]}``."""
+        """``{"cards": [...], "claim": {...} | null, "held": [...], "wilds": [...], "complete":
+        bool, "needs": str | null}``."""
         return {
             "cards": list(self.cards),
             "claim": self.claim.to_json() if self.claim else None,
             "held": [t.name for t in self.held],
             "wilds": list(self.wilds),
+            "complete": self.complete,
+            "needs": self.needs,
         }
 
     def lines(self) -> list[str]:
         """Human-readable lines."""
         out = [f"Hand: {' '.join(self.cards)}"]
         out.append(f"Wilds: {' '.join(self.wilds) if self.wilds else 'none'}")
+        if not self.complete:
+            if self.held:
+                so_far = "; ".join(t.describe() for t in self.held)
+                out.append(f"Held so far: {so_far}; a whole hand claims at least the highest.")
+            else:
+                out.append("No starting hand among these cards yet.")
+            out.append(f"Incomplete hand: {self.needs}.")
+            return out
         if self.claim is None:
             out.append("No starting hand to claim: play proceeds (rules P3.3).")
             return out
@@ -202,17 +230,21 @@ def evaluate_hand(cards: Sequence[str], options: PokaOptions | None = None) -> H
     """Evaluate a 6-card Poka starting hand (``fudaba hand poka CARD...``).
 
     Ids may be written in any case (``01-CRANE``); the report names them as the deck does.
+
+    The rule for short hands, the same in every game (:class:`scorer.games.HandReport`): 1 to 5
+    cards are evaluated as far as they can be (the starting hands they already hold, no claim:
+    only a whole hand is shown to claim, rules P3.3) and the report says ``complete`` false with
+    what a full hand ``needs``; 6 cards are a whole starting hand (rules P2.2); none, or more than
+    6 (no Poka hand holds more), raise :class:`~scorer.errors.ScorerError`.
+
     Raises :class:`~scorer.errors.UnknownCardError` for an id outside the deck and
     :class:`~scorer.errors.ScorerError` for a hand of the wrong size or with more copies of a card
     than the deck holds.
     """
     options = options or PokaOptions()
+    check_hand_size("Poka", len(cards), HAND_SIZE, "the starting hand")
     spec = deck(deck_name(options))
     hand = tuple(spec.canonical(c, "Poka") for c in cards)
-    if len(hand) != HAND_SIZE:
-        raise ScorerError(
-            f"a Poka starting hand has {HAND_SIZE} cards, not {len(hand)} (rules P2.2)"
-        )
     counts = spec.counts
     for cid, n in Counter(hand).items():
         if n > counts[cid]:
@@ -221,6 +253,5 @@ def evaluate_hand(cards: Sequence[str], options: PokaOptions | None = None) -> H
             )
     held = teyaku_held(hand, options)
     wild_ids = wilds(options)
-    return HandReport(
-        hand, held[0] if held else None, held, tuple(c for c in hand if c in wild_ids)
-    )
+    claim = held[0] if held and len(hand) == HAND_SIZE else None
+    return HandReport(hand, claim, held, tuple(c for c in hand if c in wild_ids))
