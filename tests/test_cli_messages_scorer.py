@@ -235,3 +235,31 @@ def test_a_hand_longer_than_any_hand_of_the_game_is_an_error(capsys, game, cards
     code, out, err = run(capsys, "hand", game, *cards.split())
     assert code == 2 and out == ""
     assert message in err
+
+
+# --------------------------------------------------------------------------- rules-page notes
+def test_rules_page_says_willow_is_plain_for_teyaku_in_seed_1910(capsys):
+    code, out, err = run(capsys, "rules", "hachi-hachi", "--ruleset", "seed-1910")
+    assert code == 0 and err == ""
+    assert "seed-1910 too, the four willow cards count as plains for the group B teyaku" in out
+
+
+def test_rules_page_says_poka_starting_hands_count_natural_months(capsys):
+    code, out, err = run(capsys, "rules", "poka")
+    assert code == 0 and err == ""
+    assert "Starting hands count natural months only" in out
+    assert "wilds do not make four of a month" in out
+
+
+def test_poka_engine_counts_natural_months_only():
+    """What the rules page says is what the engine does: a wild is a card of its own month."""
+    from scorer.poka import PokaOptions, teyaku_held
+    from scorer.rulesets import with_overrides
+
+    seed = PokaOptions()
+    three_and_warbler = ["03-curtain", "03-ribbon", "03-plain-1", "02-warbler", "05-plain-1", "06-plain-1"]
+    assert teyaku_held(three_and_warbler, seed) == ()
+    januaries = ["01-crane", "01-ribbon", "01-plain-1", "01-plain-2", "05-plain-1", "06-plain-1"]
+    assert [t.name for t in teyaku_held(januaries, seed)] == ["buttakuri"]
+    blanks = with_overrides(seed, {"extra-jokers": True})
+    assert teyaku_held(["03-curtain", "03-ribbon", "03-plain-1", "00-blank", "05-plain-1", "06-plain-1"], blanks) == ()

@@ -32,7 +32,8 @@ class Options:
     teyaku_scale: str = option(
         "standard",
         "teyaku values: standard (sanbon 2, pikaichi 4 kan) or the 1910 seed's (triplet 1.5, "
-        "one higher card 3 kan) (rules H5.5)",
+        "one higher card 3 kan) (rules H5.5); on either scale, seed-1910 too, the four willow "
+        "cards count as plains for the group B teyaku (rules H5.4)",
         ("standard", "seed-1910"),
     )
     standing_triplets: bool = option(
