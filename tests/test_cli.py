@@ -71,7 +71,7 @@ def test_score_reports_file_line_and_prints_nothing(tmp_path, capsys):
     path.write_text("\n".join(bad) + "\n")
     code, out, err = run(capsys, "score", str(path))
     assert code == 2 and out == ""
-    assert err.startswith(f"fudaba: {path}:{play_at + 1}: ")
+    assert err.startswith(f"fudaba score: {path}:{play_at + 1}: ")
     assert "rule:" in err
     broken = list(lines)
     broken[3] = "{not json"
@@ -104,7 +104,7 @@ def test_score_deeply_nested_line_is_bad_input(tmp_path, capsys):
     path.write_text(out.splitlines()[0] + "\n" + "[" * 50_000 + "]" * 50_000 + "\n")
     code, out, err = run(capsys, "score", str(path))
     assert code == 2 and out == ""
-    assert err == f"fudaba: {path}:2: not valid JSON: nested too deeply to read\n"
+    assert err == f"fudaba score: {path}:2: not valid JSON: nested too deeply to read\n"
 
 
 def test_score_names_the_line_of_undecodable_bytes(tmp_path, capsys):
@@ -116,7 +116,7 @@ def test_score_names_the_line_of_undecodable_bytes(tmp_path, capsys):
     code, out, err = run(capsys, "score", str(path))
     assert code == 2 and out == ""
     column = lines[5].index(b"\xe9") + 1
-    assert err == f"fudaba: {path}:6: not UTF-8 text: byte 0xe9 at byte column {column}\n"
+    assert err == f"fudaba score: {path}:6: not UTF-8 text: byte 0xe9 at byte column {column}\n"
 
 
 def test_score_reads_source_seq_evidence_and_names_a_bad_one(tmp_path, capsys):
@@ -135,7 +135,7 @@ def test_score_reads_source_seq_evidence_and_names_a_bad_one(tmp_path, capsys):
     path.write_text("\n".join(marked) + "\n")
     code, out, err = run(capsys, "score", str(path))
     assert code == 2 and out == ""
-    assert err.startswith(f"fudaba: {path}:5: 'source' must be one of camera, button,")
+    assert err.startswith(f"fudaba score: {path}:5: 'source' must be one of camera, button,")
 
 
 def test_simulate_more_than_a_thousand_rounds(tmp_path, capsys):
@@ -150,7 +150,7 @@ def test_simulate_a_match_without_end_is_bad_input(capsys):
     code, out, err = run(capsys, "simulate", "bagaji", "--option", "end-after-rounds=0", "--option",
                          "end-after-minutes=0", "--max-rounds", "3")
     assert code == 2 and out == ""
-    assert err == ("fudaba: bagaji: the match did not end within 3 rounds; do its options set an end?"
+    assert err == ("fudaba simulate: bagaji: the match did not end within 3 rounds; do its options set an end?"
                    " (or raise --max-rounds)\n")
     code, out, err = run(capsys, "simulate", "poka", "--max-rounds", "0")
-    assert code == 2 and err == "fudaba: --max-rounds must be at least 1, not 0\n"
+    assert code == 2 and err == "fudaba simulate: --max-rounds must be at least 1, not 0\n"

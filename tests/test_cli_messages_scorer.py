@@ -223,8 +223,6 @@ def test_a_full_hand_is_complete_and_says_nothing_more(capsys, game, cards):
 @pytest.mark.parametrize(
     ("game", "cards", "message"),
     [
-        ("hachi-hachi", "01-crane 01-ribbon 01-plain-1 01-plain-2 02-warbler 02-ribbon 02-plain-1 02-plain-2",
-         "a Hachi-hachi hand has at most 7 cards (the dealt hand), not 8"),
         ("poka", "01-crane 01-ribbon 02-warbler 05-plain-1 07-plain-1 09-plain-1 10-deer",
          "a Poka hand has at most 6 cards (the starting hand), not 7"),
         ("bagaji", "AS 2S 3S 4S 5S 6S 7S",
@@ -235,6 +233,24 @@ def test_a_hand_longer_than_any_hand_of_the_game_is_an_error(capsys, game, cards
     code, out, err = run(capsys, "hand", game, *cards.split())
     assert code == 2 and out == ""
     assert message in err
+
+
+def test_hachi_hachi_reads_more_than_a_dealt_hand_as_captured_cards(capsys):
+    """A capture pile (up to the whole deck) is read for dekiyaku, as the seed's dekiyaku need."""
+    cards = "01-ribbon 02-ribbon 03-ribbon 06-ribbon 09-ribbon 10-ribbon 04-ribbon 05-ribbon".split()
+    code, out, err = run(capsys, "hand", "hachi-hachi", "--ruleset", "standard", *cards)
+    assert code == 0, err
+    assert "teyaku: not read (more than the 7 dealt cards: read as captured cards)" in out
+    assert "akatan" in out and "aotan" in out and "ncomplete" not in out
+    code, out, _ = run(capsys, "hand", "hachi-hachi", "--json", *cards)
+    data = json.loads(out)
+    assert data["complete"] is True and data["needs"] is None and data["group_a"] is None
+    from scorer.cards import deck
+
+    every = [c for c in deck("hanafuda").cards if c not in ("00-blank", "back")]
+    code, _, err = run(capsys, "hand", "hachi-hachi", *every, "08-moon")
+    assert code == 2
+    assert "a Hachi-hachi hand has at most 48 cards (a capture pile of the whole deck), not 49" in err
 
 
 # --------------------------------------------------------------------------- rules-page notes

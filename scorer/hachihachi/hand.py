@@ -3,7 +3,8 @@
 Seven cards are read as a dealt hand (best of group A plus best of group B, rules H5.1); the same
 cards are also read as captures for dekiyaku (rules H7.1). Fewer than seven are a short hand: its
 dekiyaku are read, its teyaku are not, and the report says so (``complete``/``needs``). More than
-seven is an error: no hand of Hachi-hachi holds more (:func:`evaluate_hand`).
+seven are a player's captured cards: their dekiyaku are read (a capture pile holds up to the
+whole deck, 48 cards); more than 48 is an error (:func:`evaluate_hand`).
 """
 
 from __future__ import annotations
@@ -20,7 +21,9 @@ from scorer.hachihachi import teyaku as ty
 from scorer.hachihachi.options import Options
 
 DEALT = 7
-"""Cards in a dealt hand (rules H2.2): a full hand, and the most ``fudaba hand`` reads."""
+"""Cards in a dealt hand (rules H2.2): a full hand, whose teyaku are read."""
+CAPTURED = 48
+"""The most cards ``fudaba hand`` reads: a capture pile of the whole deck, for dekiyaku."""
 
 
 @dataclass(frozen=True)
@@ -34,8 +37,8 @@ class HandReport:
 
     @property
     def complete(self) -> bool:
-        """True for a full dealt hand (7 cards), whose teyaku are read."""
-        return len(self.cards) == DEALT
+        """True for a full dealt hand (7 cards), whose teyaku are read, or a capture pile (more)."""
+        return len(self.cards) >= DEALT
 
     @property
     def needs(self) -> str | None:
@@ -76,7 +79,11 @@ class HandReport:
         """Human-readable report."""
         out = [f"cards: {' '.join(self.cards)}"]
         if self.found is None:
-            out.append("teyaku: not read (incomplete hand)")
+            out.append(
+                "teyaku: not read (incomplete hand)"
+                if len(self.cards) < DEALT
+                else f"teyaku: not read (more than the {DEALT} dealt cards: read as captured cards)"
+            )
         else:
             for label, t in (("group A", self.found.a), ("group B", self.found.b)):
                 if t is None:
@@ -107,10 +114,10 @@ def evaluate_hand(cards: Sequence[str], options: Options) -> HandReport:
     The rule for short hands, the same in every game (:class:`scorer.games.HandReport`): 1 to 6
     cards are evaluated as far as they can be (dekiyaku; no teyaku, which need the whole dealt
     hand) and the report says ``complete`` false with what a full hand ``needs``; 7 cards are a
-    full dealt hand; none, or more than 7 (no hand of the game holds more), raise
+    full dealt hand; 8 to 48 are captured cards (dekiyaku only); none, or more than 48, raise
     :class:`~scorer.errors.ScorerError`.
     """
-    check_hand_size("Hachi-hachi", len(cards), DEALT, "the dealt hand")
+    check_hand_size("Hachi-hachi", len(cards), CAPTURED, "a capture pile of the whole deck")
     spec = deck("hanafuda")
     cards = [spec.canonical(cid, "Hachi-hachi") for cid in cards]
     if len(set(cards)) != len(cards):
