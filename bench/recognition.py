@@ -249,8 +249,8 @@ def hands(args) -> dict:
     from vision.synth.hands import hands_scene, index_truth
 
     rec = Recogniser("playing", args.models)
-    size = (1280, 720)
-    out: dict = {}
+    size = tuple(int(v) for v in args.hands_size.lower().split("x"))
+    out: dict = {"size": list(size)}
     seeds = list(range(args.hands_seed, args.hands_seed + args.hands))
     for style in ("knoll", "jumbo"):
         for tilted in (False, True):
@@ -269,11 +269,12 @@ def hands(args) -> dict:
             out[key] = {"frames": len(seeds), "readable": readable, "named_right": right, "named": named,
                         "named_share": right / max(1, readable), "wrong_share": (named - right) / max(1, named),
                         "median_ms": statistics.median(ms)}
-            print(f"hands {key}: {right}/{readable} readable cards named ({_pct(right / max(1, readable))}), "
+            print(f"hands {key} at {size[0]}x{size[1]}: {right}/{readable} readable cards named ({_pct(right / max(1, readable))}), "
                   f"{named - right}/{named} names wrong, median {statistics.median(ms):.0f} ms", flush=True)
-    all_readable = sum(v["readable"] for v in out.values())
-    all_right = sum(v["named_right"] for v in out.values())
-    all_named = sum(v["named"] for v in out.values())
+    styles = [v for k, v in out.items() if k != "size"]
+    all_readable = sum(v["readable"] for v in styles)
+    all_right = sum(v["named_right"] for v in styles)
+    all_named = sum(v["named"] for v in styles)
     out["all"] = {"named_share": all_right / max(1, all_readable), "wrong_share": (all_named - all_right) / max(1, all_named)}
     print(f"hands, all: {_pct(out['all']['named_share'])} named (goal >= 98 %), "
           f"{_pct(out['all']['wrong_share'])} wrong (goal <= 0.5 %)")
@@ -427,6 +428,8 @@ def main() -> int:
     ap.add_argument("--clutter", type=int, default=50, help="clutter: frames per deck")
     ap.add_argument("--clutter-seed", type=int, default=820000, help="clutter: the first seed (test split, no tuning saw 820000+)")
     ap.add_argument("--hands-seed", type=int, default=810000, help="hands: the first scene seed (no tuning saw 810000+)")
+    ap.add_argument("--hands-size", default="1280x720", metavar="WxH",
+                    help="hands: the frames' size (default 1280x720, a 720p camera)")
     ap.add_argument("--skip", default="", help="sections to skip, comma-separated")
     ap.add_argument("--tmp", default="/tmp")
     ap.add_argument("--both-ways", choices=("on", "off"),

@@ -38,11 +38,15 @@ async function init() {
     const players = [...seats.querySelectorAll("input")].map(i => i.value);
     const camera = document.getElementById("camera").value.trim();
     const profile = document.getElementById("profile").value;
+    if (camera) await quietPreview();
     try {
       const s = await api("POST", "/api/sessions", {game: gameSel.value, ruleset: rulesSel.value, players,
                                                     ...(camera ? {camera} : {}), ...(camera && profile ? {profile} : {})});
       location.href = s.url;
-    } catch (e) { document.getElementById("new-error").textContent = e.message; }
+    } catch (e) {
+      document.getElementById("new-error").textContent = e.message;
+      if (camera && !document.getElementById("look-stop").hidden) pollPreview();  // still looking
+    }
   });
   document.getElementById("import").addEventListener("submit", async ev => {
     ev.preventDefault();
@@ -93,7 +97,7 @@ async function enrolDeck() {
 
 // Look through the camera before the game: its live picture (the mat's markers outlined, then the
 // play area top-down with the game's zones and the cards read in each), and the same in words.
-let PREVIEW_TIMER = null;
+let PREVIEW_TIMER = null, PREVIEW_POLL = null;
 async function look() {
   const status = document.getElementById("look-status"), pic = document.getElementById("look-picture");
   const source = document.getElementById("camera").value.trim();
@@ -108,7 +112,15 @@ async function look() {
   document.getElementById("look-stop").hidden = false;
   pollPreview();
 }
-async function pollPreview() {
+function pollPreview() { PREVIEW_POLL = pollPreviewOnce(); return PREVIEW_POLL; }
+// A new game takes the camera and stops the preview: no poll may be under way or due then (it would
+// ask for a preview that is gone).
+async function quietPreview() {
+  clearTimeout(PREVIEW_TIMER);
+  await PREVIEW_POLL;
+  clearTimeout(PREVIEW_TIMER);
+}
+async function pollPreviewOnce() {
   let r;
   try { r = await api("GET", "/api/camera/preview"); } catch (e) { return; }
   const status = document.getElementById("look-status");
