@@ -535,3 +535,15 @@ def test_index_tune_refuses_a_narrowed_grid_with_nothing_left(tmp_path, capsys, 
     assert main(["index-tune", "--real", str(real), *flags]) == 2
     err = capsys.readouterr().err
     assert "no detector confidence" in err and ("0.9" in err or "up to 0" in err)
+
+
+def test_index_tune_reads_the_tables_of_hands_in_tiles_on_a_freshly_shipped_reader(monkeypatch):
+    """`train ship --index` drops the thresholds (close_px 0): the tables must still be read as the
+    recogniser will read them, in tiles by the close_px the photographs choose, and get tile_* values."""
+    rec = Recogniser("playing", backends=("onnxruntime",))
+    rec.index_params = IndexParams(tiles=True, skip_unreadable=True)  # as after `train ship --index`
+    ((path, frame, truth),) = list(corners.photo_truths(REAL_PHOTOS, "val"))[:1]
+    monkeypatch.setattr(corners, "photo_truths", lambda *a, **k: iter([(path, frame, truth)]))
+    result = corners.tune(rec, REAL_PHOTOS, hands=1, turns_max=1)
+    assert result["close_px"] > 0 and result["tiles"]
+    assert {"tile_min_prob", "tile_split_prob", "tile_factor_weight", "tile_unsure_below"} <= set(result)

@@ -336,11 +336,10 @@ def tune(rec, real_dir: Path, fraction: float = 0.1, target: float = 0.995, conf
     weights = FACTOR_WEIGHT_GRID if rec.index_reader.has_factors else (0.0,)
     ir = rec.index_reader
 
-    def case(frame: np.ndarray, truth: set, table: bool) -> tuple:
+    def case(frame: np.ndarray, truth: set, table: bool, close_px: float) -> tuple:
         cards, _ = rec.whole_cards([frame])
         size = (frame.shape[1], frame.shape[0])
-        origins = tiles_for(size, ir.detector.size, cards[0], rec.index_params.close_px,
-                            INDEX_FRACTION) if rec.index_params.tiles else []
+        origins = tiles_for(size, ir.detector.size, cards[0], close_px, INDEX_FRACTION) if rec.index_params.tiles else []
         tiled = bool(origins)
         readings = {}
         for turns in turns_grid:
@@ -350,10 +349,10 @@ def tune(rec, real_dir: Path, fraction: float = 0.1, target: float = 0.995, conf
                 readings[turns, fw] = ir.readings(dets, mix(joint, factor, fw))[0]
         return truth, cards[0], readings, 1.0 if tiled else ir.scale(frame), table, tiled
 
-    cases = [case(frame, truth, False) for _, frame, truth in photo_truths(real_dir, held_out=fraction)]
+    cases = [case(frame, truth, False, rec.index_params.close_px)
+             for _, frame, truth in photo_truths(real_dir, held_out=fraction)]
     if not cases:
         raise ValueError(f"no held-out photographs at fraction {fraction} in {real_dir}")
-    cases += [case(frame, truth, True) for frame, truth in hands_cases(hands, art_dir=art_dir)]
 
     def run(conf: float, params: IndexParams, table: bool = False) -> tuple[float, list]:
         """Mean per-image F1 and the index-named cards' (confidence, right) of the photographs, or
@@ -390,6 +389,9 @@ def tune(rec, real_dir: Path, fraction: float = 0.1, target: float = 0.995, conf
                                 params.close_px)
     params = replace(params, close_px=close_px)
     params = replace(params, unsure_below=round(sure_from(run(conf, params)[1]), 4))
+    # the tables are read as the recogniser will read them: tiled or not by the close_px just chosen
+    # (a freshly shipped reader has none yet: `train ship --index` drops the old thresholds)
+    cases += [case(frame, truth, True, params.close_px) for frame, truth in hands_cases(hands, art_dir=art_dir)]
     tile = {}
     if any(c[5] for c in cases):  # the tiled frames' own min_prob, split_prob and factor weight, then unsure_below
         tgrid = [replace(params, tile_min_prob=m, tile_split_prob=sp, tile_factor_weight=fw)
