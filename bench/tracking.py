@@ -380,7 +380,7 @@ def run_perfect(video: GameVideo, misread: float, seed: int, answers: str = "gue
             guesses += answers == "guess"
         previous = u.state
     seconds = time.perf_counter() - started
-    return {"committed": committed, "results": [r.changes for r in match.results], "questions": states["question"],
+    return {"committed": committed, "results": [r.changes for r in tracker.match.results], "questions": states["question"],
             "guesses": guesses, "desyncs": states["out-of-sync"], "kinds": dict(kinds), "seconds": seconds,
             "speed": video.timeline.duration / max(seconds, 1e-9)}
 

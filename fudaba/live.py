@@ -2,8 +2,9 @@
 
 :class:`LiveFeed` runs ARCHITECTURE.md's data flow on its own thread — capture
 (:mod:`vision.capture`) → table calibration (:mod:`vision.calibrate`) → stabiliser
-(:mod:`vision.stabilise`) → tracker (:mod:`scorer.tracker`) — over the session's own match, and
-hands what the tracker does to the session (:meth:`fudaba.session.Session.record_applied`), so the
+(:mod:`vision.stabilise`) → tracker (:mod:`scorer.tracker`) — on the tracker's own fork of the
+session's match, and hands what the tracker commits to the session
+(:meth:`fudaba.session.Session.apply_tracked`, under the session's lock), so the
 camera's events, a player's taps and the stone counter's buttons form one record in one order:
 
 * a commit is written with source ``camera`` and evidence ``{"t": seconds, "cost": c}`` (the
@@ -160,8 +161,22 @@ class LiveFeed:
             evidence: dict[str, Any] = {"t": round(self.t, 3), **(extra or {})}
             if upd.best is not None and math.isfinite(upd.best.cost):
                 evidence["cost"] = round(upd.best.cost, 3)
-            self.session.record_applied(lines, source, evidence)
+            self._apply(lines, source, evidence)
         else:
+            self._publish_view()
+
+    def _apply(self, lines: list[dict[str, Any]], source: str, evidence: dict[str, Any]) -> None:
+        """Hand the tracker's lines to the session; where the session's match no longer takes them
+        (a player changed the game between the tracker's decision and now), the tracker follows
+        the session's game afresh."""
+        from fudaba.session import SessionError
+
+        try:
+            self.session.apply_tracked(lines, source, evidence)
+        except SessionError as exc:
+            self.message = f"the camera's events were not taken: {exc}"
+            with self.session.lock:
+                self.tracker.resync(self.session.match)
             self._publish_view()
 
     def _publish_view(self) -> None:
@@ -173,9 +188,8 @@ class LiveFeed:
 
     # ------------------------------------------------------------------ the session's follower
     def changed(self, match: Match) -> None:
-        """A player changed the game: explain the table afresh from ``match``."""
-        self.tracker.match = match
-        self.tracker.resync()
+        """A player changed the game: explain the table afresh from a fork of ``match``."""
+        self.tracker.resync(match)
 
     def answer(self, choice: int) -> None:
         """Answer the open question with candidate ``choice`` (ValueError when there is none)."""
@@ -191,7 +205,7 @@ class LiveFeed:
         evidence = {"t": round(self.t, 3), "question": q.text, "choice": choice,
                     "candidates": [c.describe() for c in q.candidates]}
         if lines:
-            self.session.record_applied(lines, "answer", evidence)
+            self._apply(lines, "answer", evidence)
         else:
             self._publish_view()
 

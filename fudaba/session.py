@@ -177,9 +177,10 @@ class Session:
         return self.submit_many([line], source, evidence)
 
     def submit_many(self, lines: Sequence[Mapping[str, Any]], source: str = "dashboard",
-                    evidence: Mapping[str, Any] | None = None) -> int:
+                    evidence: Mapping[str, Any] | None = None, from_follower: bool = False) -> int:
         """Several lines as one change: all are checked before any is committed, and subscribers
-        are told once. The ``seq`` of the last."""
+        are told once; the follower is told unless the lines are its own (``from_follower``). The
+        ``seq`` of the last."""
         if source not in records.SOURCES:
             raise SessionError(f"unknown source {source!r}", 400)
         with self._lock:
@@ -206,7 +207,7 @@ class Session:
                 self._rebuild()
                 raise
             self._commit(staged)
-            if self.follower is not None and staged:
+            if self.follower is not None and staged and not from_follower:
                 self.follower.changed(self.match)
             self._publish()
             return self.seq
@@ -235,20 +236,14 @@ class Session:
             start = start.replace(tzinfo=UTC)
         return round(max(0.0, (datetime.now(UTC) - start).total_seconds()), 1)
 
-    def record_applied(self, lines: Sequence[Mapping[str, Any]], source: str,
-                       evidence: Mapping[str, Any] | None = None) -> int:
-        """Commit and publish lines the follower has already applied to the shared match (the
-        tracker's commits and repairs; the caller holds :attr:`lock`). The ``seq`` of the last."""
-        with self._lock:
-            staged = []
-            for raw in lines:
-                line = {**raw, "source": source, "seq": self.seq + len(staged) + 1}
-                if evidence is not None:
-                    line["evidence"] = dict(evidence)
-                staged.append(line)
-            self._commit(staged)
-            self._publish()
-            return self.seq
+    def apply_tracked(self, lines: Sequence[Mapping[str, Any]], source: str,
+                      evidence: Mapping[str, Any] | None = None) -> int:
+        """Apply, commit and publish what the follower's tracker committed (its commits, repairs and
+        the answers to its questions), checked like any other change: all or nothing. The tracker
+        works on its own fork of the match, so it is not told again (:meth:`submit_many` tells the
+        follower of every other change). The ``seq`` of the last; SessionError (nothing changes)
+        when the session's match no longer takes them (a player changed the game meanwhile)."""
+        return self.submit_many(lines, source, evidence, from_follower=True)
 
     def refresh(self) -> None:
         """Something shown beside the game changed (the camera's view, the stone counter's link):

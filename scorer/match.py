@@ -14,6 +14,7 @@ keep in their state value a ``results`` tuple of :class:`RoundResult` and an ``o
 
 from __future__ import annotations
 
+import copy
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
@@ -251,6 +252,15 @@ class Match(ABC):
         except IllegalEventError as exc:
             return exc
         return None
+
+    def fork(self) -> Match:
+        """An independent match at the same point: the same players, options, deck and events. States
+        are immutable, so the fork shares them and costs O(events); applying or undoing events on
+        either leaves the other as it is (the tracker searches on its own fork)."""
+        other = copy.copy(self)
+        other._stack = list(self._stack)
+        other._events = list(self._events)
+        return other
 
     def undo(self) -> Event:
         """Take back the last event exactly; return it."""

@@ -64,8 +64,13 @@ draws) are inferred where the rules leave one explanation; a deal is built from 
 buy-outs, Bagaji's showdown) are built from the cards that appear in a seat zone, and stay part of
 the expected table until they are picked up again.
 
-Corrections (:meth:`Tracker.undo`, :meth:`Tracker.apply`, :meth:`Tracker.choose`) act on the match
-at once and start the hypotheses afresh. Pure Python: no vision, no I/O.
+The tracker works on its own fork of the match (:meth:`scorer.match.Match.fork`): its search
+applies and takes back events there, never on the caller's match. What it commits is in each
+:class:`Update` (``retracted``, then ``committed``) and in what :meth:`Tracker.choose` returns: the
+caller applies those to its own match (a session does so under its lock). Corrections
+(:meth:`Tracker.undo`, :meth:`Tracker.apply`, :meth:`Tracker.choose`) act on the tracker's fork at
+once and start the hypotheses afresh; :meth:`Tracker.resync` takes a fresh fork of the caller's
+match after a player changed it. Pure Python: no vision, no I/O.
 """
 
 from __future__ import annotations
@@ -246,7 +251,8 @@ class Tracker:
 
     def __init__(self, match: Match, options: TrackerOptions | None = None,
                  clock: Callable[[], float] | None = None) -> None:
-        self.match = match
+        self.match = match.fork()
+        """The tracker's own fork of the match (module docstring): the committed game as it follows it."""
         self.options = options or TrackerOptions()
         self.clock = clock
         """The match's time now, in seconds since it started, stamped as the ``at`` of each event
@@ -739,10 +745,12 @@ class Tracker:
         self._restart()
         return event
 
-    def resync(self) -> None:
-        """The match was changed by someone else (a correction on the dashboard, a rebuilt match
-        put in :attr:`match`): forget the hypotheses, the open question and the desync, and start
-        explaining the table afresh from the match as it is now."""
+    def resync(self, match: Match | None = None) -> None:
+        """The match was changed by someone else (a correction on the dashboard): follow a fresh fork
+        of ``match`` (None: the tracker's own, as it is), forget the hypotheses, the open question and
+        the desync, and start explaining the table afresh."""
+        if match is not None:
+            self.match = match.fork()
         self._restart()
 
     def choose(self, index: int) -> tuple[Event, ...]:

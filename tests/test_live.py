@@ -58,12 +58,15 @@ def test_the_feed_commits_what_fudaba_replay_finds_into_the_session(tmp_path: Pa
     assert seqs and seqs[-1] == session.seq
 
 
-def test_a_correction_on_the_dashboard_goes_to_the_shared_match_and_the_tracker(tmp_path: Path, clip: Path) -> None:
+def test_a_correction_on_the_dashboard_goes_to_the_session_and_the_trackers_fork(tmp_path: Path, clip: Path) -> None:
     session, feed = follow(tmp_path, clip)
     feed._thread.join(300)
     events = session.match.event_count
+    assert feed.tracker.match.events == session.match.events
     session.undo()
-    assert feed.tracker.match is session.match and session.match.event_count == events - 1
+    # the tracker follows its own fork of the session's match, taken afresh after a correction
+    assert feed.tracker.match is not session.match and session.match.event_count == events - 1
+    assert feed.tracker.match.events == session.match.events
     assert session.lines[-1]["source"] == "dashboard"
     with pytest.raises(SessionError, match="no open question"):
         session.answer(0)

@@ -491,7 +491,7 @@ def follow(source: Any, setup: Setup, *, recogniser: Any = None, profile: str | 
         "frames": run.frames, "states": st.states, "recognitions": st.readings, "pile_recognitions": st.pile_readings,
         "gate_ms_per_frame": round(st.gate_ms / max(1, st.frames), 2),
         "recognise_ms_per_reading": round(st.recognise_ms / max(1, st.readings + st.pile_readings), 1),
-        "over": match.is_over, "results": [r.to_json() for r in match.results],
+        "over": tracker.match.is_over, "results": [r.to_json() for r in tracker.match.results],
         "stage_ms_per_frame": {k: round(1000 * v / max(1, run.frames), 2) for k, v in run.stage_s.items()},
         "interrupted": interrupted, "committed": run.committed,
         "flight_clips": [str(p) for p in recorder.saved] if recorder is not None else [],
