@@ -348,10 +348,22 @@ def truth_choice(question: object, committed: list[tuple[float, Event]], truth: 
     return max(range(len(scores)), key=lambda i: (scores[i], -i))
 
 
-def run_perfect(video: GameVideo, misread: float, seed: int, answers: str = "guess") -> dict:
-    """Follow ``video`` from the table states a perfect camera would give (no frames rendered).
-    ``answers``: ``guess`` (the likeliest candidate, as ``fudaba replay`` with no answers file) or
-    ``truth`` (the candidate a player at the table would choose: :func:`truth_choice`)."""
+def run_perfect(video: GameVideo, misread: float, seed: int, answers: str = "guess",
+                noise: float | None = None) -> dict:
+    """Follow ``video`` from the table states a perfect camera would give (no frames rendered), or
+    with ``noise`` (a confusion rate) those of a noisy camera (:class:`vision.evaluate.noisy.NoisyCamera`:
+    the recogniser's measured confusions, misses and phantoms, and arms not seen; zones the tracker
+    asks to read again are read again). ``answers``: ``guess`` (the likeliest candidate, as ``fudaba
+    replay`` with no answers file) or ``truth`` (the candidate a player at the table would choose:
+    :func:`truth_choice`)."""
+    camera = None
+    if noise is not None:
+        from vision.evaluate.noisy import Noise, NoisyCamera
+
+        camera = NoisyCamera(video, Noise(confusion=noise), seed)
+        source = camera.states()
+    else:
+        source = perfect_states(video, misread, seed)
     spec = game(video.playout.game)
     match = spec.match(video.playout.match.players, video.playout.match.options)
     tracker = Tracker(match, TrackerOptions(confirm_stones=False))  # as `fudaba replay` follows a video
@@ -362,9 +374,11 @@ def run_perfect(video: GameVideo, misread: float, seed: int, answers: str = "gue
     guesses = 0
     started = time.perf_counter()
     t = 0.0
-    for ts in [*perfect_states(video, misread, seed), None]:
+    for ts in [*source, None] if camera is None else _then_none(source):
         # after the last state the source ends: Tracker.finish, as `fudaba replay` does
         u = tracker.update(ts.table, ts.t) if ts is not None else tracker.finish(t)
+        if camera is not None and getattr(u, "reread", None):
+            camera.reread(u.reread)
         t = ts.t if ts is not None else t
         del committed[len(committed) - u.retracted:]
         committed.extend((t, e) for e in u.committed)
@@ -382,7 +396,13 @@ def run_perfect(video: GameVideo, misread: float, seed: int, answers: str = "gue
     seconds = time.perf_counter() - started
     return {"committed": committed, "results": [r.changes for r in tracker.match.results], "questions": states["question"],
             "guesses": guesses, "desyncs": states["out-of-sync"], "kinds": dict(kinds), "seconds": seconds,
-            "speed": video.timeline.duration / max(seconds, 1e-9)}
+            "speed": video.timeline.duration / max(seconds, 1e-9),
+            "noise": dict(camera.stats) if camera is not None else None}
+
+
+def _then_none(states):  # noqa: ANN001, ANN202 - a generator read lazily (re-reads reach it in time)
+    yield from states
+    yield None
 
 
 
@@ -402,7 +422,8 @@ def run_one(row: Row, args: argparse.Namespace, profile: Path | None = None) -> 
         recogniser = recogniser_for(video.deck, profile, args.models)
         run = run_camera(video, args.videos / row.tag, recogniser, profile)
     else:
-        run = run_perfect(video, args.misread, row.seed, args.answers)
+        run = run_perfect(video, args.misread, row.seed, args.answers,
+                          args.noise if args.perception == "noisy" else None)
     committed = run["committed"]
     truth = observable_events(video)
     truth_keys = [observable_key(e) for _, e in truth]
@@ -424,7 +445,7 @@ def run_one(row: Row, args: argparse.Namespace, profile: Path | None = None) -> 
         "observable": len(truth), "found": len(pairs), "committed": len(committed),
         "settlement_right": right, "silent_error": (not right) and not (run["questions"] or run["desyncs"]),
         "questions": run["questions"], "question_kinds": run["kinds"], "guesses": run["guesses"],
-        "desyncs": run["desyncs"],
+        "desyncs": run["desyncs"], "noise": run.get("noise"),
         "latency_s": [round(x, 3) for x in latency],
         "truth_results": [list(r) for r in truth_results], "tracked_results": [list(r) for r in got_results],
     }
@@ -557,13 +578,14 @@ def acceptance(args: argparse.Namespace) -> int:
             print(f"== {kind} {key}: {summary_line(s)}")
     print(f"{len(results)} videos in {time.perf_counter() - started:.0f} s")
     out = {"acceptance": True, "perception": args.perception, "answers": args.answers, "misread": args.misread,
-           "rounds": args.rounds,
+           "noise": args.noise if args.perception == "noisy" else None, "rounds": args.rounds,
            "only": args.only, "art_dir": args.art_dir, "models": args.models, "known_styles": list(KNOWN_STYLES),
            "enrolled_style": args.enrolled_style, "enrolled_style_trained": enrolled_trained,
            "trained_styles": {d: list(v) for d, v in trained.items()},
            "profiles": {k: str(v) for k, v in profiles.items()}, "grid_seed": GRID_SEED,
            "targets_pct": TARGETS, "summaries": sums, "videos": results}
     path = args.json or Path("bench/out") / (f"tracking-acceptance-{args.perception}"
+                                             + (f"-{args.noise:g}" if args.perception == "noisy" else "")
                                              + ("-answered" if args.answers == "truth" else "")
                                              + (f"-only-{_safe(args.only)}" if args.only else "") + ".json")
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -582,8 +604,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seeds", type=int, default=3, help="videos per setting (seeds 1000, 1001, …: no tuning used them)")
     p.add_argument("--first-seed", type=int, default=1000)
     p.add_argument("--rounds", type=int, default=1)
-    p.add_argument("--perception", choices=["perfect", "camera"], default="perfect",
-                   help="perfect: table states from the timeline; camera: render the video and run fudaba replay")
+    p.add_argument("--perception", choices=["perfect", "noisy", "camera"], default="perfect",
+                   help="perfect: table states from the timeline; noisy: those with the recogniser's measured "
+                        "mistakes injected (--noise); camera: render the video and run fudaba replay")
+    p.add_argument("--noise", type=float, default=0.03,
+                   help="--perception noisy: the share of card placements misread (default 0.03); misses and "
+                        "phantoms scale with it from the measured figures, arms go unseen at the same rate")
     p.add_argument("--style", default=None, help="art style (default: the renderer's)")
     p.add_argument("--deck", default=None,
                    help="Bagaji's deck option: playing-2x or hanafuda-1x (default: the ruleset's); other games ignore it")
@@ -609,10 +635,11 @@ def main(argv: list[str] | None = None) -> int:
                    help="output (default bench/out/tracking.json; --acceptance: bench/out/tracking-acceptance-PERCEPTION.json)")
     args = p.parse_args(argv)
     if args.answers == "truth" and args.perception == "camera":
-        p.error("--answers truth needs --perception perfect (the camera path answers as fudaba replay does)")
+        p.error("--answers truth needs --perception perfect or noisy (the camera path answers as fudaba replay does)")
     if args.acceptance:
         return acceptance(args)
-    out: dict[str, object] = {"perception": args.perception, "misread": args.misread, "style": args.style,
+    out: dict[str, object] = {"perception": args.perception, "misread": args.misread,
+                              "noise": args.noise if args.perception == "noisy" else None, "style": args.style,
                               "deck": args.deck, "camera": args.camera, "difficulty": args.difficulty, "games": {}}
     for g in args.games:
         rows = [Row(name, players, ruleset or game(name).default_ruleset, args.deck if name == "bagaji" else None,
