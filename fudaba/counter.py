@@ -17,6 +17,12 @@ the order they came, into the session's own changes, written with source ``butto
 A press the rules refuse changes nothing; the link's view (``last_press`` in the session's
 snapshot, ``counter``) says what was refused and why.
 
+Reads (issue 49): the display is only ever made from the session's snapshots — its subscription's
+first one, then those its queue gets, never one older than the last shown (a lower ``rev``) — so
+the device never shows a match newer or older than the lines it goes with; a press reads what it
+acts on (the camera's open question, the legal events) and makes its change in one hold of the
+session's lock, so nothing can change the game between the two.
+
 Display (PROTOCOL.md, ``SET``): ``turn`` is the seat the game expects to act (0: none); ``pool``
 is Poka's pool of stones (0 for the other games); each seat's value is its running total mapped
 to −``leds_per_seat`` … +``leds_per_seat`` LEDs: Poka one LED per stone; Hachi-hachi one LED per
@@ -79,6 +85,8 @@ class CounterLink:
         """For an emulated counter: a callable giving its LEDs' colours (shown on the page)."""
         self.last_press: dict[str, Any] | None = None
         self._last_view: dict[str, Any] | None = None
+        self._shown_rev = -1
+        """The ``rev`` of the last snapshot sent to the device (−1: none yet)."""
         self._sub = session.subscribe()
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []
@@ -87,7 +95,7 @@ class CounterLink:
     def start(self) -> None:
         """Start the client, show the game now, and follow it."""
         self.client.start()
-        self._show(self.session.snapshot())
+        self._show(self._sub.first)
         for target, name in ((self._follow, "display"), (self._buttons, "buttons")):
             t = threading.Thread(target=target, name=f"fudaba-counter-{name}", daemon=True)
             t.start()
@@ -104,23 +112,31 @@ class CounterLink:
             self.client.stop()
 
     def _show(self, snapshot: dict[str, Any]) -> None:
+        """Send ``snapshot``'s display to the device, unless a later snapshot was already sent."""
+        if snapshot["rev"] < self._shown_rev:
+            return
+        self._shown_rev = snapshot["rev"]
         layout = getattr(self.client.status(), "layout", None)
         per_seat = getattr(layout, "leds_per_seat", 10) or 10
         pool_leds = getattr(layout, "pool_leds", 10) or 10
         self.client.set_state(display_state(snapshot, per_seat, pool_leds))
 
     def _follow(self) -> None:
-        while not self._stop.is_set():
-            snap = self._sub.get(0.5)
-            if self._sub.dropped:  # fell behind: show the game as it is now
-                self._sub = self.session.subscribe()
-                snap = self.session.snapshot()
-            if snap is not None:
-                self._show(snap)
-            view = self.view()
-            if view != self._last_view:  # the link came or went, the device lit what it was sent
-                self._last_view = view
-                self.session.refresh()
+        try:
+            while not self._stop.is_set():
+                snap = self._sub.get(0.5)
+                if self._sub.dropped:  # fell behind: show the game as it is now
+                    self.session.unsubscribe(self._sub)
+                    self._sub = self.session.subscribe()
+                    snap = self._sub.first
+                if snap is not None:
+                    self._show(snap)
+                view = self.view()
+                if view != self._last_view:  # the link came or went, the device lit what it was sent
+                    self._last_view = view
+                    self.session.refresh()
+        finally:
+            self.session.unsubscribe(self._sub)
 
     def _buttons(self) -> None:
         while not self._stop.is_set():
@@ -152,22 +168,28 @@ class CounterLink:
         self.session.refresh()
 
     def _confirm(self) -> None:
-        live = (self.session.snapshot().get("live") or {})
-        question = live.get("question")
-        if question is not None and question.get("kind") == "confirm":
-            self.session.answer(0)
-        else:
-            self.session.submit({"type": "confirm"}, source="button")
+        """Answer the camera's open ``confirm`` question "yes", else confirm the last event: the
+        question is read and answered in one hold of the session's lock."""
+        with self.session.lock:
+            live = self.session.snapshot().get("live") or {}
+            question = live.get("question")
+            if question is not None and question.get("kind") == "confirm":
+                self.session.answer(0)
+            else:
+                self.session.submit({"type": "confirm"}, source="button")
 
     def _pass(self, seat: int) -> None:
-        legal = self.session.snapshot()["manual"]["legal"]
-        mine = [item["event"] for item in legal if item.get("seat") == seat]
-        for wanted in ({"type": "pass"}, {"type": "no-claim"}, {"type": "declare", "play": False}):
-            for ev in mine:
-                if all(ev.get(k) == v for k, v in wanted.items()):
-                    self.session.submit(ev, source="button")
-                    return
-        raise SessionError(f"seat {seat} cannot pass now ({self.session.match.expecting()})", 409)
+        """Submit ``seat``'s pass (module docstring) from the legal events of the game as it is, read
+        and submitted in one hold of the session's lock; SessionError 409 when it has none."""
+        with self.session.lock:
+            legal = self.session.snapshot()["manual"]["legal"]
+            mine = [item["event"] for item in legal if item.get("seat") == seat]
+            for wanted in ({"type": "pass"}, {"type": "no-claim"}, {"type": "declare", "play": False}):
+                for ev in mine:
+                    if all(ev.get(k) == v for k, v in wanted.items()):
+                        self.session.submit(ev, source="button")
+                        return
+            raise SessionError(f"seat {seat} cannot pass now ({self.session.match.expecting()})", 409)
 
     def view(self) -> dict[str, Any]:
         """The link as plain JSON: connected, port, the device's firmware, the last problem, the last press."""

@@ -19,6 +19,18 @@ manual play the legal events (or, where a deal is due, what entering one needs:
 :class:`scorer.deals.DealForm`). Its ``seq`` is the record's last sequence number: the event id of
 the dashboard's stream.
 
+Reading a session (every thread: the web's handlers, the stone counter, the camera's feed): its shared
+state — ``match``, ``lines``, ``seq``, its watchers, the follower's and the counter's views — is read
+either under :attr:`Session.lock` or from a snapshot, which is built under it, so its parts (the
+``seq``, the log, the totals, the legal events) are of one moment, and which is never changed once
+built (a change makes a new one: treat it as read-only). A watcher's first snapshot is taken with
+its subscription under the lock (:attr:`Subscription.first`), so every snapshot its queue gets is
+later (a higher ``rev``): a watcher never sees the game go back. A change is staged on a fork of the
+match (:meth:`scorer.match.Match.fork`) and made the session's only once it is stored, by putting
+new objects in place — ``lines`` and ``seq`` first, ``match`` last — never by changing the published
+match or list of lines: a refused change never touches them, and even a reader without the lock
+that reads ``match`` before ``lines`` cannot see a match newer than its lines (issue 49).
+
 :class:`Sessions` holds the open sessions of one store: it creates them and opens (resumes) them
 from the history by id, replaying their lines.
 """
@@ -28,7 +40,7 @@ from __future__ import annotations
 import queue
 import threading
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
@@ -62,11 +74,14 @@ class SessionError(Exception):
 
 @dataclass(eq=False)
 class Subscription:
-    """One watcher of a session: a bounded queue of snapshots."""
+    """One watcher of a session: the snapshot when it subscribed, and a bounded queue of the later ones."""
 
     queue: queue.Queue[dict[str, Any]]
     dropped: bool = False
-    """True once the watcher fell :data:`QUEUE_SIZE` snapshots behind: it must resync."""
+    """True once the watcher fell :data:`QUEUE_SIZE` snapshots behind: it must resync (subscribe again)."""
+    first: dict[str, Any] = field(default_factory=dict)
+    """The session's snapshot at the moment it subscribed, taken under the session's lock: every
+    snapshot the queue gets is later (its ``rev`` is higher), so show this one first."""
 
     def get(self, timeout: float) -> dict[str, Any] | None:
         """The next snapshot, or None when none came within ``timeout`` seconds."""
@@ -88,11 +103,12 @@ def event_cards(event: Event, ids: frozenset[str]) -> list[str]:
 
 
 class Follower(Protocol):
-    """Something that follows the game from elsewhere and shares the session's match (the live
+    """Something that follows the game from elsewhere and is told of the session's match (the live
     feed from a camera: :class:`fudaba.live.LiveFeed`). Called under the session's lock."""
 
     def changed(self, match: Match) -> None:
-        """A player changed the game (or the match was rebuilt: ``match`` is the one to use now)."""
+        """A player changed the game (or the match was rebuilt): ``match`` is the session's match now,
+        which nobody changes in place (follow a fork of it)."""
 
     def answer(self, choice: int) -> None:
         """A player answered the open question with candidate ``choice``."""
@@ -138,7 +154,9 @@ class Session:
 
     @property
     def lock(self) -> threading.RLock:
-        """Held while the game changes; a follower holds it while it changes the shared match."""
+        """Held while the game changes; hold it to read ``match``, ``lines`` and ``seq`` together
+        (module docstring), or to decide and make a change as one step (the stone counter's buttons,
+        the camera's commits). Re-entrant."""
         return self._lock
 
     def attach_counter(self, link: Any) -> None:
@@ -155,15 +173,21 @@ class Session:
 
     # ------------------------------------------------------------------ state
     def _rebuild(self) -> None:
-        """Replay the stored lines into a fresh match."""
-        self.lines: list[dict[str, Any]] = self.store.lines(self.id)
-        self.match: Match = self.header.new_match()
-        for line in self.lines:
+        """Replay the stored lines into a fresh match and put it in place (lines and seq first, the
+        match last: module docstring). Called at start and, under the lock, when the store failed."""
+        lines = self.store.lines(self.id)
+        match = self.header.new_match()
+        for line in lines:
             try:
-                records.apply_line(self.match, self.spec, dict(line))
+                records.apply_line(match, self.spec, dict(line))
             except (ScorerError, ValueError) as exc:
                 raise SessionError(f"session {self.id}, line seq {line.get('seq')}: {exc}", 500) from None
-        self.seq = int(self.lines[-1]["seq"]) if self.lines else 0
+        self.lines: list[dict[str, Any]] = lines
+        """The record's lines, in order (replaced, never changed in place, by each change)."""
+        self.seq = int(lines[-1]["seq"]) if lines else 0
+        """The record's last sequence number (0: no line yet)."""
+        self.match: Match = match
+        """The game as the record has it (replaced, never changed in place, by each change)."""
         self._snapshot = None
         follower = getattr(self, "follower", None)
         if follower is not None:
@@ -178,51 +202,55 @@ class Session:
 
     def submit_many(self, lines: Sequence[Mapping[str, Any]], source: str = "dashboard",
                     evidence: Mapping[str, Any] | None = None, from_follower: bool = False) -> int:
-        """Several lines as one change: all are checked before any is committed, and subscribers
-        are told once; the follower is told unless the lines are its own (``from_follower``). The
-        ``seq`` of the last."""
+        """Several lines as one change: all are checked (on a fork of the match) before any is
+        committed, and subscribers are told once; the follower is told unless the lines are its own
+        (``from_follower``). The ``seq`` of the last (no lines: the ``seq`` now; nothing is
+        published). A refused line (SessionError 400 malformed,
+        409 refused by the rules) refuses them all, and the session's match, lines and seq are
+        never touched: no reader ever sees a refused change."""
         if source not in records.SOURCES:
             raise SessionError(f"unknown source {source!r}", 400)
         with self._lock:
+            match = self.match.fork()
             staged: list[dict[str, Any]] = []
-            try:
-                for raw in lines:
-                    if not isinstance(raw, Mapping) or not isinstance(raw.get("type"), str):
-                        raise SessionError("a line must be a JSON object with a string 'type'", 400)
-                    clash = [k for k in records.META_KEYS if k in raw]
-                    if clash:
-                        raise SessionError(f"a submitted line may not carry {', '.join(clash)}", 400)
-                    line = {**raw, "source": source, "seq": self.seq + len(staged) + 1}
-                    if raw["type"] not in records.CORRECTIONS and "at" not in raw:
-                        line = {"type": raw["type"], "at": self.now_s(), **line}
-                    if evidence is not None:
-                        line["evidence"] = dict(evidence)
-                    try:
-                        records.apply_line(self.match, self.spec, dict(line))
-                    except (ScorerError, ValueError) as exc:
-                        raise SessionError(str(exc), 409) from None
-                    staged.append(line)
-            except BaseException:
-                # refused: the match goes back to exactly what the store holds
-                self._rebuild()
-                raise
-            self._commit(staged)
-            if self.follower is not None and staged and not from_follower:
+            for raw in lines:
+                if not isinstance(raw, Mapping) or not isinstance(raw.get("type"), str):
+                    raise SessionError("a line must be a JSON object with a string 'type'", 400)
+                clash = [k for k in records.META_KEYS if k in raw]
+                if clash:
+                    raise SessionError(f"a submitted line may not carry {', '.join(clash)}", 400)
+                line = {**raw, "source": source, "seq": self.seq + len(staged) + 1}
+                if raw["type"] not in records.CORRECTIONS and "at" not in raw:
+                    line = {"type": raw["type"], "at": self.now_s(), **line}
+                if evidence is not None:
+                    line["evidence"] = dict(evidence)
+                try:
+                    records.apply_line(match, self.spec, dict(line))
+                except (ScorerError, ValueError) as exc:
+                    raise SessionError(str(exc), 409) from None
+                staged.append(line)
+            if not staged:
+                return self.seq
+            self._commit(staged, match)
+            if self.follower is not None and not from_follower:
                 self.follower.changed(self.match)
             self._publish()
             return self.seq
 
-    def _commit(self, staged: list[dict[str, Any]]) -> None:
-        """Store ``staged`` (lines already applied to the match) and take them as the record's;
-        when the store fails, the match goes back to what it holds and the error is raised."""
+    def _commit(self, staged: list[dict[str, Any]], match: Match) -> None:
+        """Store ``staged`` (lines already applied to ``match``, a fork of the session's) and put
+        them and ``match`` in place as the record's (lines and seq first, the match last: module
+        docstring); when the store fails, the session goes back to what it holds and the error is
+        raised. The caller holds the lock."""
         try:
             for line in staged:
-                self.store.append(self.id, line, finished=self.match.is_over and line is staged[-1])
+                self.store.append(self.id, line, finished=match.is_over and line is staged[-1])
         except BaseException:
             self._rebuild()
             raise
-        self.lines.extend(staged)
-        self.seq = int(staged[-1]["seq"]) if staged else self.seq
+        self.lines = [*self.lines, *staged]
+        self.seq = int(staged[-1]["seq"])
+        self.match = match
         self._snapshot = None
 
     def now_s(self) -> float:
@@ -306,8 +334,10 @@ class Session:
 
     def _before(self, index: int) -> Match:
         """A copy of the match as it was before effective event ``index`` (SessionError 400 when
-        there is no such event)."""
-        events = self.match.events
+        there is no such event). It reads the match once, under the lock; a caller that uses the copy with
+        the match's other parts (the event at ``index``) holds the lock around both."""
+        with self._lock:
+            events = self.match.events
         if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(events):
             raise SessionError(f"there is no event {index} (events 0 to {len(events) - 1})", 400)
         m = self.header.new_match()
@@ -338,16 +368,18 @@ class Session:
 
     def events_view(self, limit: int = 80) -> list[dict[str, Any]]:
         """The effective events (the game as it stands), the latest ``limit``: index and words."""
-        events = self.match.events
+        with self._lock:
+            events = self.match.events
         first = max(0, len(events) - limit)
         return [{"i": first + k, "text": e.describe(), "type": e.TYPE, "event": e.to_json()}
                 for k, e in enumerate(events[first:])]
 
     # ------------------------------------------------------------------ watchers
     def subscribe(self) -> Subscription:
-        """A new watcher (give it :meth:`snapshot` first)."""
-        sub = Subscription(queue.Queue(QUEUE_SIZE))
+        """A new watcher: show its ``first`` snapshot (taken as it subscribed, under the lock), then
+        what its queue gets (every later snapshot, in order)."""
         with self._lock:
+            sub = Subscription(queue.Queue(QUEUE_SIZE), first=self.snapshot())
             self._subs.add(sub)
         return sub
 
@@ -359,9 +391,11 @@ class Session:
     @property
     def watchers(self) -> int:
         """Subscribers now."""
-        return len(self._subs)
+        with self._lock:
+            return len(self._subs)
 
     def _publish(self) -> None:
+        """Give every subscriber the new snapshot (a higher ``rev``); the caller holds the lock."""
         self._snapshot = None
         self._rev += 1
         snap = self.snapshot()
@@ -374,13 +408,15 @@ class Session:
 
     # ------------------------------------------------------------------ snapshot
     def snapshot(self) -> dict[str, Any]:
-        """The session as plain JSON (module docstring); the same object until the next change."""
+        """The session as plain JSON (module docstring), all of one moment (built under the lock);
+        the same object until the next change, and never changed (read it only)."""
         with self._lock:
             if self._snapshot is None:
                 self._snapshot = self._build_snapshot()
             return self._snapshot
 
     def _build_snapshot(self) -> dict[str, Any]:
+        """The snapshot of the session now; the caller holds the lock."""
         m = self.match
         places = m.table_places()
         return {

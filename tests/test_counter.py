@@ -53,34 +53,46 @@ def linked(tmp_path: Path) -> Iterator[tuple[Session, CounterLink, Emulator]]:
         emu.stop()
 
 
+def now(session: Session) -> tuple[int, list[dict]]:
+    """The session's effective event count and its record lines, read together under its lock (the
+    buttons change the game on the counter's own thread: read apart, the match could be a change
+    ahead of the lines)."""
+    with session.lock:
+        return session.match.event_count, session.lines
+
+
 def test_the_counter_shows_the_game_and_its_buttons_undo_confirm_and_pass(linked) -> None:
     session, link, emu = linked
     enter_deal(session, random.Random(1))
-    seat = session.match.to_play()
+    with session.lock:
+        seat = session.match.to_play()
     assert wait(lambda: emu.state.turn == seat and len(emu.state.values) == 2)
     assert wait(lambda: (session.snapshot()["counter"] or {}).get("connected"))
     assert len(session.snapshot()["counter"]["leds"]) == len(emu.framebuffer())
     # a seat's long press: that seat's pass (or no-claim) — here Poka's claims come first
-    legal_before = session.match.event_count
+    legal_before, _ = now(session)
     emu.press(seat, "L")
-    assert wait(lambda: session.match.event_count == legal_before + 1)
-    assert session.lines[-1]["source"] == "button" and session.lines[-1]["type"] in ("pass", "no-claim")
+    assert wait(lambda: now(session)[0] == legal_before + 1)
+    lines = now(session)[1]
+    assert lines[-1]["source"] == "button" and lines[-1]["type"] in ("pass", "no-claim")
     # the undo button takes it back
     emu.press(0, "P")
-    assert wait(lambda: session.match.event_count == legal_before)
-    assert session.lines[-1] == {**session.lines[-1], "type": "undo", "source": "button"}
+    assert wait(lambda: now(session)[0] == legal_before)
+    lines = now(session)[1]
+    assert lines[-1] == {**lines[-1], "type": "undo", "source": "button"}
     # a seat's short press confirms the last event
     emu.press(1, "P")
-    assert wait(lambda: session.lines[-1]["type"] == "confirm")
-    assert session.lines[-1]["source"] == "button"
+    assert wait(lambda: now(session)[1][-1]["type"] == "confirm")
+    assert now(session)[1][-1]["source"] == "button"
     # presses the rules refuse change nothing and say why (seat 5 of a two-player game)
-    n = session.seq
+    n = session.snapshot()["seq"]
     emu.press(5, "L")
     assert wait(lambda: (link.last_press or {}).get("button") == 5)
-    assert "seat 5 cannot pass now" in link.last_press["refused"] and session.seq == n
+    assert "seat 5 cannot pass now" in link.last_press["refused"] and session.snapshot()["seq"] == n
     # each press did exactly one thing, in the order pressed
-    sources = [line["type"] for line in session.lines if line["source"] == "button"]
+    sources = [line["type"] for line in now(session)[1] if line["source"] == "button"]
     assert sources[0] in ("pass", "no-claim") and sources[1:] == ["undo", "confirm"]
+
 
 
 def test_undo_with_nothing_to_undo_is_refused_not_lost(linked) -> None:

@@ -38,6 +38,11 @@ Every error is ``{"error": "what and why"}`` with its status: 400 malformed, 401
   ``{"corners": [[x, y] × 4]}`` — calibrate by hand (frame px, clockwise from the top-left).
 * ``GET /api/sessions/<id>/record`` — the record (JSON Lines) to download; ``POST /api/import``
   (a record as the body or as the form file ``record``) → 201 ``{"id", "url"}``.
+
+A handler reads a session's state only from its snapshot (or a method that holds the session's
+lock): a ``{"seq"}`` answer is the snapshot's ``seq`` after the change, and the stream starts from
+the snapshot its subscription took (:attr:`fudaba.session.Subscription.first`), so a watcher
+never sees the ``seq`` go back.
 """
 
 from __future__ import annotations
@@ -278,7 +283,12 @@ def put_on_counter(sid: int) -> Response:
     """Show this game on the stone counter (its buttons act on it from now on)."""
     s = _session(sid)
     _counter().attach(s)
-    return jsonify(seq=s.seq)
+    return jsonify(seq=_seq(s))
+
+
+def _seq(s: Session) -> int:
+    """The record's ``seq`` now, read from the session's snapshot (taken under its lock)."""
+    return int(s.snapshot()["seq"])
 
 
 def _counter() -> Any:
@@ -323,7 +333,7 @@ def stream(sid: int) -> Response:
     heartbeat = current_app.extensions["fudaba"]["config"].heartbeat_s
     last = request.headers.get("Last-Event-ID") or request.args.get("last")
     sub = s.subscribe()
-    first = s.snapshot()
+    first = sub.first
 
     def events() -> Iterator[str]:
         try:
@@ -338,7 +348,7 @@ def stream(sid: int) -> Response:
                 snap = sub.get(heartbeat)
                 if snap is None:
                     yield ": ping\n\n"
-                elif snap["rev"] != seen:
+                elif snap["rev"] > seen:  # every queued one is later than ``first``: kept as a guard
                     seen = snap["rev"]
                     yield _frame(snap)
         finally:
@@ -410,14 +420,14 @@ def answer(sid: int) -> Response:
         raise SessionError("say which candidate: {\"choice\": 0}", 400)
     s = _session(sid)
     s.answer(choice)
-    return jsonify(seq=s.seq)
+    return jsonify(seq=_seq(s))
 
 
 @bp.post("/api/sessions/<int:sid>/table")
 def table_is_right(sid: int) -> Response:
     s = _session(sid)
     s.table_is_right()
-    return jsonify(seq=s.seq)
+    return jsonify(seq=_seq(s))
 
 
 VIDEO_FPS = 4.0
@@ -465,17 +475,18 @@ def corners(sid: int) -> Response:
     the play area's top-left corner (the mat's marker 0)."""
     s = _session(sid)
     pts = _body().get("corners")
-    if s.follower is None:
+    follower = s.follower  # read once: the follower checked is the one told
+    if follower is None:
         raise SessionError("no camera follows this game", 409)
     if not isinstance(pts, list) or len(pts) != 4 or not all(
             isinstance(p, list) and len(p) == 2 and all(isinstance(v, (int, float)) and not isinstance(v, bool)
                                                         for v in p) for p in pts):
         raise SessionError("give four corners: {\"corners\": [[x, y], [x, y], [x, y], [x, y]]}", 400)
     try:
-        s.follower.set_corners(pts)
+        follower.set_corners(pts)
     except ValueError as exc:
         raise SessionError(str(exc), 400) from None
-    return jsonify(seq=s.seq)
+    return jsonify(seq=_seq(s))
 
 
 @bp.get("/api/sessions/<int:sid>/record")
