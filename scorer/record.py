@@ -79,6 +79,8 @@ SOURCES: dict[str, str] = {
     "answer": "a player's answer to a question the tracker asked",
     "guess": "the tracker's most likely answer to a question nobody answered",
     "table": "found by the tracker when a player said the table is right (the table is like this)",
+    "resync": "found by the tracker on its own after it was out of sync: the legal events that lead from the game "
+              "it had committed to a settled table it saw (its evidence says which events it took back first)",
 }
 """The values of a line's ``source`` key and what each means."""
 META_KEYS = ("source", "seq", "evidence")
