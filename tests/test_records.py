@@ -197,9 +197,9 @@ def test_corrections_carry_record_level_keys_and_confirm_changes_nothing():
 @pytest.mark.parametrize(
     "extra,words",
     [
-        ({"source": "robot"}, "'source' must be one of camera, button, dashboard, import, answer, guess, table; got \"robot\""),
-        ({"source": 3}, "'source' must be one of camera, button, dashboard, import, answer, guess, table; got 3"),
-        ({"source": None}, "'source' must be one of camera, button, dashboard, import, answer, guess, table; got null"),
+        ({"source": "robot"}, "'source' must be one of camera, button, dashboard, import, answer, guess, table, resync; got \"robot\""),
+        ({"source": 3}, "'source' must be one of camera, button, dashboard, import, answer, guess, table, resync; got 3"),
+        ({"source": None}, "'source' must be one of camera, button, dashboard, import, answer, guess, table, resync; got null"),
         ({"seq": 0}, "'seq' must be a positive integer; got 0"),
         ({"seq": -2}, "'seq' must be a positive integer; got -2"),
         ({"seq": "4"}, "'seq' must be a positive integer; got \"4\""),
