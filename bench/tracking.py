@@ -609,7 +609,7 @@ def main(argv: list[str] | None = None) -> int:
                         "mistakes injected (--noise); camera: render the video and run fudaba replay")
     p.add_argument("--noise", type=float, default=0.03,
                    help="--perception noisy: the share of card placements misread (default 0.03); misses and "
-                        "phantoms scale with it from the measured figures, arms go unseen at the same rate")
+                        "phantoms at the measured rates (bench/data/confusions-DECK.json), arms unseen at 2 %%")
     p.add_argument("--style", default=None, help="art style (default: the renderer's)")
     p.add_argument("--deck", default=None,
                    help="Bagaji's deck option: playing-2x or hanafuda-1x (default: the ruleset's); other games ignore it")

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from scorer.table import sight_name
-from vision.evaluate.noisy import Confusions, Noise, NoisyCamera
+from vision.evaluate.noisy import ARM_MISS, Confusions, Noise, NoisyCamera
 from vision.synth.oracle import perfect_states
 from vision.synth.video import GameVideo, VideoSpec
 
@@ -44,11 +44,12 @@ def test_a_missing_or_malformed_confusions_file_is_named(tmp_path: Path) -> None
         Confusions.load("hanafuda", tmp_path)
 
 
-def test_rates_scale_with_the_confusion_rate(tmp_path: Path) -> None:
+def test_misses_and_phantoms_are_the_measured_ones_unless_set(tmp_path: Path) -> None:
     m = _measured(tmp_path)
     assert m.error_rate == pytest.approx(0.015) and m.miss_rate == pytest.approx(0.005)
     miss, phantom, arm = Noise(confusion=0.03).rates(m)
-    assert miss == pytest.approx(0.01) and phantom == pytest.approx(0.2) and arm == 0.03
+    assert miss == pytest.approx(0.005) and phantom == pytest.approx(0.1) and arm == ARM_MISS
+    assert Noise(confusion=0.03, miss=0.1, phantom=0.0, arm_miss=0.5).rates(m) == (0.1, 0.0, 0.5)
     # the cards confused most are misread most, and into the names they were confused with
     assert m.weight("01-crane") > m.weight("02-plain") > 0
     names, p = m.wrong_names("01-crane")

@@ -13,21 +13,24 @@ makes the four mistakes a real camera makes, at a chosen rate, seeded and reprod
   names: P(w | n) ∝ count(n → w) + pooled(w) / Σ pooled. The reading's probabilities are one
   measured pair (the wrong name's probability, the true name's in the same reading), drawn together.
 * **Misses.** A placement is not reported at all with probability ``miss`` (default: the measured
-  miss rate scaled by ``confusion`` / the measured confusion rate), for as long as it lies there.
+  miss rate), for as long as it lies there.
 * **Phantoms.** Each distinct true table (from one table change to the next) shows, with
-  probability ``phantom`` (default: measured phantoms per frame, scaled alike), one extra card
-  of a uniformly drawn name in a zone that holds cards, with a measured phantom probability.
+  probability ``phantom`` (default: the measured phantoms per frame, at most 1), one extra card of a
+  uniformly drawn name in a zone that holds cards, with a measured phantom's probability.
 * **Arms not seen.** Each arm's action (a leg of the video's timeline) is missed with probability
-  ``arm_miss`` (default: ``confusion``): its seat is not among the state's ``actors`` and the
-  zones it reached not in ``reached``.
+  ``arm_miss`` (default :data:`ARM_MISS`; nothing measures it yet): its seat is not among the
+  state's ``actors`` and the zones it reached not in ``reached``.
 
+Only the confusion rate is the chosen rate (``--noise``); misses and phantoms stay at what the
+recogniser was measured to make, arms unseen at :data:`ARM_MISS`, unless set.
 The measured figures come from ``bench/confusions.py`` (``bench/data/confusions-<deck>.json``: the
 shipped recogniser on held-out renders and, for playing cards, real photographs).
 
 A re-read (:meth:`NoisyCamera.reread`: the tracker found a zone's reading contradicted by the game
 and asked for it again, at full camera resolution) draws that zone's misread and missed placements
-again: each is read right with probability ``reread_right`` (default 0.5: half of a recogniser's
-misreads are systematic and come back the same). Times are video seconds.
+again, once per placement: each is read right with probability ``reread_right`` (default 0.5: half
+of a recogniser's misreads are systematic and come back the same, and a second look at a still card
+gives what the first gave). Times are video seconds.
 """
 
 from __future__ import annotations
@@ -44,6 +47,8 @@ from scorer.table import PILE_ZONES, SeenCard, TableState, ZoneState, sight_name
 from vision.synth.oracle import TimedState, zones_to_table
 from vision.synth.video import GameVideo
 
+ARM_MISS = 0.02
+"""Default share of arm actions the motion gate misses (an assumption: not measured)."""
 DATA = Path(__file__).resolve().parents[2] / "bench" / "data"
 """Where ``bench/confusions.py`` writes the measured confusions (``confusions-<deck>.json``)."""
 
@@ -130,11 +135,10 @@ class Noise:
     reread_right: float = 0.5
 
     def rates(self, measured: Confusions) -> tuple[float, float, float]:
-        """(miss, phantom, arm_miss) for this confusion rate and the measured figures."""
-        scale = self.confusion / measured.error_rate if measured.error_rate > 0 else 1.0
-        miss = self.miss if self.miss is not None else min(0.5, measured.miss_rate * scale)
-        phantom = self.phantom if self.phantom is not None else min(1.0, measured.phantom_rate * scale)
-        arm = self.arm_miss if self.arm_miss is not None else self.confusion
+        """(miss, phantom, arm_miss): as set, else the measured figures (module docstring)."""
+        miss = self.miss if self.miss is not None else measured.miss_rate
+        phantom = self.phantom if self.phantom is not None else min(1.0, measured.phantom_rate)
+        arm = self.arm_miss if self.arm_miss is not None else ARM_MISS
         return miss, phantom, arm
 
 
@@ -209,12 +213,13 @@ class NoisyCamera:
             return
         for key in present:
             place = self._placements[key]
-            if key[1] not in self._reread or (place.reading is not None and not place.wrong):
+            if key[1] not in self._reread or place.rereads or (place.reading is not None and not place.wrong):
                 continue
             self.stats["rereads"] += 1
+            place.rereads += 1
             if self._rng.random() < self.noise.reread_right:
                 self.stats["rereads_right"] += 1
-                self._placements[key] = _Placement(SeenCard.certain(key[0]), rereads=place.rereads + 1)
+                self._placements[key] = _Placement(SeenCard.certain(key[0]), rereads=place.rereads)
         self._reread.clear()
 
     # ------------------------------------------------------------------ states
