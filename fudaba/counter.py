@@ -19,9 +19,10 @@ snapshot, ``counter``) says what was refused and why.
 
 Reads (issue 49): the display is only ever made from the session's snapshots — its subscription's
 first one, then those its queue gets, never one older than the last shown (a lower ``rev``) — so
-the device never shows a match newer or older than the lines it goes with; a press reads what it
-acts on (the camera's open question, the legal events) and makes its change in one hold of the
-session's lock, so nothing can change the game between the two.
+the device never shows a match newer or older than the lines it goes with. A long press reads the
+legal events and submits the pass in one hold of the session's lock, so nothing can change the game
+between the two; a short press reads the camera's question from one snapshot and answers it outside
+the lock (the camera's follower refuses an answer to a question that changed meanwhile).
 
 Display (PROTOCOL.md, ``SET``): ``turn`` is the seat the game expects to act (0: none); ``pool``
 is Poka's pool of stones (0 for the other games); each seat's value is its running total mapped
@@ -168,15 +169,16 @@ class CounterLink:
         self.session.refresh()
 
     def _confirm(self) -> None:
-        """Answer the camera's open ``confirm`` question "yes", else confirm the last event: the
-        question is read and answered in one hold of the session's lock."""
-        with self.session.lock:
-            live = self.session.snapshot().get("live") or {}
-            question = live.get("question")
-            if question is not None and question.get("kind") == "confirm":
-                self.session.answer(0)
-            else:
-                self.session.submit({"type": "confirm"}, source="button")
+        """Answer the camera's open ``confirm`` question "yes", else confirm the last event. The
+        question is read from one snapshot and answered without holding the session's lock: the
+        camera's follower handles an answer on its own thread, which takes the lock to commit it,
+        and refuses it (SessionError 409) when that question was settled or changed meanwhile."""
+        live = self.session.snapshot().get("live") or {}
+        question = live.get("question")
+        if question is not None and question.get("kind") == "confirm":
+            self.session.answer(0)
+        else:
+            self.session.submit({"type": "confirm"}, source="button")
 
     def _pass(self, seat: int) -> None:
         """Submit ``seat``'s pass (module docstring) from the legal events of the game as it is, read

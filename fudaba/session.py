@@ -150,6 +150,8 @@ class Session:
         """The stone counter's link (:class:`fudaba.counter.CounterLink`), when one is attached."""
         self._rev = 0
         self._manual_cache: tuple[tuple[int, int, int], dict[str, Any]] | None = None
+        self._log_cache: dict[Any, tuple[dict[str, Any], dict[str, Any]]] = {}
+        """The snapshot's log entries of the latest lines: seq → (the line, its entry)."""
         self._rebuild()
 
     @property
@@ -450,28 +452,39 @@ class Session:
 
     def _log(self) -> list[dict[str, Any]]:
         """The latest record lines in words (an event's ``describe``; corrections said plainly),
-        with the event itself (``event``: its JSON, for a page to say it in its own language)."""
-        out = []
+        with the event itself (``event``: its JSON, for a page to say it in its own language). A
+        line's entry is made once and shared by the snapshots that show it (a line is never
+        changed: the entry is kept for as long as that very line object is among the latest)."""
+        out: list[dict[str, Any]] = []
+        cache: dict[Any, tuple[dict[str, Any], dict[str, Any]]] = {}
         for line in self.lines[-LOG_LINES:]:
-            kind = line.get("type")
-            event = None
-            if kind == "undo":
-                n = line.get("count", 1)
-                text = "undo" + (f" {n} events" if n != 1 else "")
-            elif kind == "confirm":
-                text = "confirmed"
-            else:
-                obj = line.get("event") if kind == "replace" else line
-                try:
-                    ev = self.match.EVENTS.from_json({k: v for k, v in obj.items() if k not in records.META_KEYS})
-                    text, event = ev.describe(), ev.to_json()
-                except (ScorerError, AttributeError, TypeError, ValueError):
-                    text = str(kind)
-                if kind == "replace":
-                    text = f"replaced by: {text}"
-            out.append({"seq": line.get("seq"), "type": kind, "text": text, "source": line.get("source"),
-                        "event": event, "count": line.get("count", 1) if kind == "undo" else None})
+            hit = self._log_cache.get(line.get("seq"))
+            entry = hit[1] if hit is not None and hit[0] is line else self._log_entry(line)
+            cache[line.get("seq")] = (line, entry)
+            out.append(entry)
+        self._log_cache = cache
         return out
+
+    def _log_entry(self, line: dict[str, Any]) -> dict[str, Any]:
+        """One record line in words, for :meth:`_log`."""
+        kind = line.get("type")
+        event = None
+        if kind == "undo":
+            n = line.get("count", 1)
+            text = "undo" + (f" {n} events" if n != 1 else "")
+        elif kind == "confirm":
+            text = "confirmed"
+        else:
+            obj = line.get("event") if kind == "replace" else line
+            try:
+                ev = self.match.EVENTS.from_json({k: v for k, v in obj.items() if k not in records.META_KEYS})
+                text, event = ev.describe(), ev.to_json()
+            except (ScorerError, AttributeError, TypeError, ValueError):
+                text = str(kind)
+            if kind == "replace":
+                text = f"replaced by: {text}"
+        return {"seq": line.get("seq"), "type": kind, "text": text, "source": line.get("source"),
+                "event": event, "count": line.get("count", 1) if kind == "undo" else None}
 
     def _manual(self) -> dict[str, Any]:
         """What manual play may do now: the legal events (cut at :data:`LEGAL_LIMIT`) or a deal form;

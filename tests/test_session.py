@@ -242,3 +242,78 @@ def test_events_get_the_time_since_the_match_started_and_bagaji_s_clock_ends_the
     assert s.snapshot()["clock"]["elapsed_s"] >= 121 * 60
     assert s.match.is_over  # the round that passed the two hours ended the session
     assert new(tmp_path / "x", "poka").snapshot()["clock"] is None
+
+
+def test_a_reader_without_the_lock_never_sees_a_change_before_it_is_stored(tmp_path: Path, monkeypatch) -> None:
+    """Issue 49: a change is staged on a fork of the match and put in place only once stored (lines
+    and seq first, the match last); the published match and lines are never changed in place."""
+    import threading
+
+    from tests.waiting import LONG
+
+    s = new(tmp_path)
+    enter_deal(s, random.Random(1))
+    old_match, old_lines, old_seq = s.match, s.lines, s.seq
+    old_events = old_match.events
+    storing, go_on = threading.Event(), threading.Event()
+    append = s.store.append
+
+    def paused_append(*args, **kwargs) -> None:
+        storing.set()
+        assert go_on.wait(LONG)
+        append(*args, **kwargs)
+
+    monkeypatch.setattr(s.store, "append", paused_append)
+    outcome: list[object] = []
+    ev = s.snapshot()["manual"]["legal"][0]["event"]
+    t = threading.Thread(target=lambda: outcome.append(s.play(ev)))
+    t.start()
+    assert storing.wait(LONG)  # being stored, the lock held: a reader of the bare attributes sees the old game
+    assert s.match is old_match and s.match.events == old_events and s.lines is old_lines and s.seq == old_seq
+    go_on.set()
+    t.join(LONG)
+    assert outcome == [old_seq + 1] and s.seq == old_seq + 1 and s.lines[-1]["seq"] == s.seq
+    assert s.match.event_count == len(old_events) + 1 and s.store.lines(s.id) == s.lines
+    assert old_match.events == old_events and len(old_lines) == old_seq  # never changed in place
+
+
+def test_a_refused_change_never_touches_the_session(tmp_path: Path) -> None:
+    s = new(tmp_path, "hachi-hachi", ("A", "B", "C"))
+    s.deal(1, {"field": ["01-crane", "02-warbler", "03-curtain", "04-cuckoo", "05-bridge", "06-butterflies"]})
+    match, lines, snap = s.match, s.lines, s.snapshot()
+    # the first line is legal, the second is not: neither is taken, and nothing is even republished
+    with pytest.raises(SessionError):
+        s.submit_many([{"type": "declare", "seat": 1, "play": True}, {"type": "declare", "seat": 1, "play": True}])
+    with pytest.raises(SessionError):
+        s.submit_many([{"type": "declare", "seat": 1, "play": True}, "not a line"])
+    assert s.match is match and s.lines is lines and s.snapshot() is snap and s.seq == 1
+    assert s.match.event_count == 1 and s.store.lines(s.id) == lines
+
+
+def test_a_store_that_fails_mid_change_leaves_the_session_as_the_store_holds_it(tmp_path: Path, monkeypatch) -> None:
+    s = new(tmp_path, "hachi-hachi", ("A", "B", "C"))
+    s.deal(1, {"field": ["01-crane", "02-warbler", "03-curtain", "04-cuckoo", "05-bridge", "06-butterflies"]})
+    append, calls = s.store.append, []
+
+    def failing(session: int, line: dict, finished: bool = False) -> None:
+        calls.append(line["seq"])
+        if len(calls) == 2:
+            raise sqlite3.OperationalError("disk I/O error")
+        append(session, line, finished)
+
+    monkeypatch.setattr(s.store, "append", failing)
+    with pytest.raises(sqlite3.OperationalError):
+        s.submit_many([{"type": "declare", "seat": 1, "play": True}, {"type": "declare", "seat": 2, "play": True}])
+    assert calls == [2, 3] and s.seq == 2 and [line["seq"] for line in s.lines] == [1, 2]
+    assert s.match.event_count == 2 and s.store.lines(s.id) == s.lines and s.snapshot()["seq"] == 2
+
+
+def test_a_subscription_starts_from_its_own_snapshot_and_its_queue_only_goes_forward(tmp_path: Path) -> None:
+    s = new(tmp_path)
+    enter_deal(s, random.Random(1))
+    sub = s.subscribe()
+    assert sub.first is s.snapshot() and sub.first["seq"] == 1
+    s.confirm()
+    s.refresh()
+    got = [sub.get(1.0), sub.get(1.0)]
+    assert [g["seq"] for g in got] == [2, 2] and sub.first["rev"] < got[0]["rev"] < got[1]["rev"]
