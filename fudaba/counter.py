@@ -296,8 +296,9 @@ class CounterControl:
 
     def new_game(self, session: Session) -> None:
         """A new game goes on the stone counter, when there is one."""
-        if self.hub is not None:
-            self.hub.attach(session)
+        hub = self.hub  # read once: a counter chosen meanwhile replaces it
+        if hub is not None:
+            hub.attach(session)
 
     def status(self) -> dict[str, Any]:
         """Whether a counter is in use, its port and the game it shows."""
@@ -305,8 +306,9 @@ class CounterControl:
         if hub is None:
             return {"connected": False, "port": None, "session": None}
         st = hub.client.status()
+        link = hub.link  # read once: a game put on the counter meanwhile replaces it
         return {"connected": bool(st.connected), "port": st.port, "error": st.last_error,
-                "session": hub.link.session.id if hub.link is not None else None, "emulated": hub.emulator is not None}
+                "session": link.session.id if link is not None else None, "emulated": hub.emulator is not None}
 
     def close(self) -> None:
         """Close the counter in use."""
