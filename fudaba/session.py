@@ -5,9 +5,10 @@ and the stone counter's buttons — goes through :meth:`Session.submit` (or :met
 one at a time under the session's lock, in this order:
 
 1. a game event without ``at`` gets the seconds since the match started (the header's ``start``),
-   which Bagaji's session clock reads; the line is checked by applying it to the match (an illegal event or correction is refused
-   with the rule's reason and changes nothing);
-2. it is committed to the store (:class:`fudaba.store.Store`) with the next ``seq``;
+   which Bagaji's session clock reads; the line is checked by applying it to a fork of the match
+   (an illegal event or correction is refused with the rule's reason and changes nothing);
+2. it is committed to the store (:class:`fudaba.store.Store`) with the next ``seq``, and the lines,
+   the ``seq`` and the fork are put in place as the session's;
 3. only then is everyone told: every subscriber's queue gets the new snapshot.
 
 A subscriber's queue is bounded (:data:`QUEUE_SIZE`); a subscriber whose queue is full is marked
