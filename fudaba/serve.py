@@ -41,7 +41,7 @@ from typing import Any
 from fudaba.session import Sessions
 from fudaba.store import Store, StoreError, default_path
 from scorer.cards import all_cards
-from scorer.games import game as game_spec
+from vision.follow_settings import FollowSettings, add_follow_arguments, settings_from_args
 
 ART_STYLES = {"hanafuda": "mantia", "playing": "jumbo"}
 """The shipped style whose faces the dashboard shows, per deck family."""
@@ -122,33 +122,34 @@ DEMO = {"game": "poka", "players": 2, "ruleset": "seed", "seed": 2000}
 camera (docs/tracking.md, seeds 2000-2004), short enough to render on first start."""
 
 
-def start_camera(sessions: Sessions, source: str, game_name: str, players: int | None, names: list[str] | None,
-                 ruleset: str | None, options: dict[str, str], deck: str | None, profile: str | None,
-                 confirm: bool, pace: bool | None = None, title: str | None = None):  # noqa: ANN201
-    """A new session of the game, followed from ``source`` by a started :class:`fudaba.live.LiveFeed`.
-    ValueError (a ``ReplayError`` or ``CaptureError``) says what is wrong with the setup or the source."""
+def demo_settings() -> FollowSettings:
+    """The follower's settings for the demo's game: :data:`DEMO`, nothing waits for a confirmation."""
+    return FollowSettings(DEMO["game"], DEMO["players"], ruleset=DEMO["ruleset"], confirm=False)
+
+
+def start_camera(sessions: Sessions, source: str, settings: FollowSettings, pace: bool | None = None,
+                 title: str | None = None):  # noqa: ANN201
+    """A new session of the game ``settings`` name, followed from ``source`` by a started
+    :class:`fudaba.live.LiveFeed` (the one follower, :class:`vision.follow.Follower`). A file or
+    folder is followed frame by frame at real time (``pace`` None), played as a live source
+    (``pace`` True) or as fast as it goes (False). ValueError (a ``ReplayError`` or
+    ``CaptureError``) says what is wrong with the settings or the source."""
+    from dataclasses import replace
+
     from fudaba.live import LiveFeed
     from scorer.record import Header
     from vision.capture import open_source, parse_spec
-    from vision.recognise.recogniser import Recogniser
-    from vision.replay import ReplayError, resolve
+    from vision.follow import load_recogniser
 
-    setup = resolve(game_name, players or (len(names) if names else None), ruleset, options, deck)
-    seat_names = list(names or [f"Player {i + 1}" for i in range(setup.players)])
-    if len(seat_names) != setup.players:
-        raise ReplayError(f"{len(seat_names)} names for {setup.players} players")
-    spec = game_spec(setup.game)
-    match = spec.match(seat_names, setup.options)
-    try:
-        recogniser = Recogniser(setup.deck, profile=profile)
-    except (OSError, ValueError) as exc:
-        raise ReplayError(f"cannot load the {setup.deck} recogniser: {exc}") from None
+    setup = settings.setup()
+    match = setup.match(settings.names)
+    recogniser = load_recogniser(setup.deck, settings.profile)
     # a file or folder is a recording: every frame is followed, at real time or slower (never dropped)
     recorded = parse_spec(source).kind in ("file", "folder")
-    src = open_source(source, pace=False if pace is None else pace)
+    src = open_source(source, fps=settings.fps, pace=bool(pace))
     session = sessions.create_from(Header.for_match(match, setup.ruleset), title)
-    feed = LiveFeed(session, src, setup.layout, recogniser, confirm=confirm, name=str(source),
-                    realtime=recorded and pace is None)
+    feed = LiveFeed(session, src, setup, recogniser, replace(settings, realtime=recorded and pace is None),
+                    name=str(source))
     feed.start()
     return session, feed
 
@@ -160,9 +161,7 @@ def cmd_run(args: argparse.Namespace) -> tuple[str, int]:
     if args.camera is not None:
         if not args.game:
             raise ValueError("--camera needs --game (hachi-hachi, bagaji or poka)")
-        camera = {"source": args.camera, "game_name": args.game, "players": args.players, "names": args.names,
-                  "ruleset": args.ruleset, "options": _options(args.option), "deck": args.deck,
-                  "profile": args.profile, "confirm": not args.no_confirm}
+        camera = {"source": args.camera, "settings": settings_from_args(args)}
     counter = None if args.counter is None else ("" if args.counter == "auto" else args.counter)
     return serve(data, args.host, args.port, not args.no_browser, camera, "run", counter)
 
@@ -183,21 +182,9 @@ def cmd_demo(args: argparse.Namespace) -> tuple[str, int]:
         (video / "done").write_text("")
     path = next(p for p in (video / "video.mp4", video / "video.avi") if p.exists())
     data = Path(args.data) if args.data else default_path().parent / "demo.sqlite3"
-    camera = {"source": str(path), "game_name": DEMO["game"], "players": DEMO["players"], "names": None,
-              "ruleset": DEMO["ruleset"], "options": {}, "deck": None, "profile": None, "confirm": False,
-              "title": "demo: a rendered Poka round"}
+    camera = {"source": str(path), "settings": demo_settings(), "title": "demo: a rendered Poka round"}
     return serve(data, args.host, args.port, not args.no_browser, camera, "demo",
                  None if args.no_counter else "emulated")
-
-
-def _options(pairs: list[str]) -> dict[str, str]:
-    out = {}
-    for pair in pairs:
-        key, eq, value = pair.partition("=")
-        if not eq:
-            raise ValueError(f"--option needs KEY=VALUE, got {pair!r}")
-        out[key.strip()] = value.strip()
-    return out
 
 
 def serve(data: Path, host: str, port: int, browser: bool, camera: dict | None, command: str,
@@ -268,15 +255,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
     p.add_argument("--no-browser", action="store_true", help="do not open a browser")
     p.add_argument("--camera", metavar="SOURCE",
                    help="follow a new game from this camera: webcam index, stream URL, video file or image folder")
-    p.add_argument("--game", help="with --camera: hachi-hachi, bagaji or poka")
-    p.add_argument("--players", type=int, help="with --camera: seated players (default: the fewest, or --names)")
-    p.add_argument("--names", nargs="+", metavar="NAME", help="with --camera: the players' names in seat order")
-    p.add_argument("--ruleset", help="with --camera: ruleset (default: the seed's)")
-    p.add_argument("--option", action="append", default=[], metavar="K=V", help="with --camera: an option")
-    p.add_argument("--deck", help="with --camera: hanafuda or playing (Bagaji: a deck option such as hanafuda-1x)")
-    p.add_argument("--profile", help="with --camera: a deck profile from fudaba enrol")
-    p.add_argument("--no-confirm", action="store_true",
-                   help="with --camera: commit claims and settlements without waiting for a tap on confirm")
+    add_follow_arguments(p, "run")
     p.add_argument("--counter", metavar="PORT",
                    help="show the game on the LED stone counter at PORT (auto: found by USB id): the camera's "
                         "game, else each new game or the one put on it from its page; its buttons undo, confirm, pass")

@@ -284,24 +284,29 @@ class Session:
             self._publish()
 
     def answer(self, choice: int) -> None:
-        """A player's answer to the follower's open question."""
+        """A player's answer to the follower's open question, handed to the follower outside the
+        session's lock: the follower's thread handles it and takes the lock to apply what it
+        commits (:mod:`vision.follow`, "Threads")."""
         with self._lock:
-            if self.follower is None:
-                raise SessionError("nothing is following this game from a camera: there is no question", 409)
-            try:
-                self.follower.answer(choice)
-            except (ScorerError, ValueError) as exc:
-                raise SessionError(str(exc), 409) from None
+            follower = self.follower
+        if follower is None:
+            raise SessionError("nothing is following this game from a camera: there is no question", 409)
+        try:
+            follower.answer(choice)
+        except (ScorerError, ValueError) as exc:
+            raise SessionError(str(exc), 409) from None
 
     def table_is_right(self) -> None:
-        """A player says the table as the camera sees it is right."""
+        """A player says the table as the camera sees it is right; handed to the follower as
+        :meth:`answer` is."""
         with self._lock:
-            if self.follower is None:
-                raise SessionError("nothing is following this game from a camera", 409)
-            try:
-                self.follower.table_is_right()
-            except (ScorerError, ValueError) as exc:
-                raise SessionError(str(exc), 409) from None
+            follower = self.follower
+        if follower is None:
+            raise SessionError("nothing is following this game from a camera", 409)
+        try:
+            follower.table_is_right()
+        except (ScorerError, ValueError) as exc:
+            raise SessionError(str(exc), 409) from None
 
     def play(self, event_json: Mapping[str, Any], source: str = "dashboard") -> int:
         """Apply one game event given as its JSON object; its ``seq``."""

@@ -16,6 +16,7 @@ from fudaba.serve import start_camera  # noqa: E402
 from fudaba.session import SessionError, Sessions  # noqa: E402
 from fudaba.store import Store  # noqa: E402
 from scorer import record as records  # noqa: E402
+from vision.follow_settings import FollowSettings  # noqa: E402
 
 
 @pytest.fixture
@@ -25,8 +26,8 @@ def clip(base_clip: Path) -> Path:
 
 def follow(tmp_path: Path, clip: Path, confirm: bool = False) -> tuple[Any, Any]:
     sessions = Sessions(Store(tmp_path / "h.sqlite3"))
-    session, feed = start_camera(sessions, str(clip), "poka", 2, ["Aki", "Ben"], None, {}, None, None,
-                                 confirm=confirm, pace=False)
+    settings = FollowSettings("poka", 2, names=("Aki", "Ben"), confirm=confirm)
+    session, feed = start_camera(sessions, str(clip), settings, pace=False)
     return session, feed
 
 
@@ -89,9 +90,9 @@ def test_a_correction_on_the_dashboard_goes_to_the_session_and_the_trackers_fork
 def test_a_source_that_cannot_be_opened_is_said_so(tmp_path: Path) -> None:
     sessions = Sessions(Store(tmp_path / "h.sqlite3"))
     with pytest.raises(ValueError, match="nothing.mp4"):
-        start_camera(sessions, str(tmp_path / "nothing.mp4"), "poka", 2, None, None, {}, None, None, confirm=False)
+        start_camera(sessions, str(tmp_path / "nothing.mp4"), FollowSettings("poka", 2))
     with pytest.raises(ValueError, match="3 names for 2 players"):
-        start_camera(sessions, "0", "poka", 2, ["a", "b", "c"], None, {}, None, None, confirm=False)
+        start_camera(sessions, "0", FollowSettings("poka", 2, names=("a", "b", "c")))
     assert sessions.store.sessions() == []
 
 
@@ -130,7 +131,7 @@ def test_corners_set_by_hand_calibrate_a_table_without_markers(tmp_path: Path) -
 
     frames = write_plain_table(tmp_path / "frames", 90)  # six seconds at 15 fps, no markers
     sessions = Sessions(Store(tmp_path / "h.sqlite3"))
-    session, feed = start_camera(sessions, str(frames), "poka", 2, None, None, {}, None, None, confirm=False)
+    session, feed = start_camera(sessions, str(frames), FollowSettings("poka", 2, markers_within_s=None))
     try:
         app = create_app(WebConfig(secret_key=b"k" * 32), sessions)
         b = Browser(app.test_client())

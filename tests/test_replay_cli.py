@@ -15,7 +15,8 @@ pytest.importorskip("onnxruntime")
 from fudaba.cli import main  # noqa: E402
 from scorer import record as records  # noqa: E402
 from tests.game_clips import write_clip  # noqa: E402
-from vision.replay import Answer, ReplayError, _Answers, follow, load_answers, resolve  # noqa: E402
+from vision.answers import Answer, AnswerBook, load_answers  # noqa: E402
+from vision.replay import ReplayError, follow, resolve  # noqa: E402
 
 FPS = 10.0
 FRAMES = 110  # 11 s: the deal and the table card of Poka seed 101
@@ -95,7 +96,7 @@ def test_answers_files(tmp_path):
     good = tmp_path / "answers.jsonl"
     good.write_text('# answers\n{"choice": 1}\n\n{"t": 30.5, "choice": 0}\n{"choice": 2}\n')
     assert load_answers(good) == [Answer(1), Answer(0, 30.5), Answer(2)]
-    book = _Answers(load_answers(good))
+    book = AnswerBook(load_answers(good))
     assert book.for_question(3.0) == 1
     assert book.for_question(10.0) is None  # the next line waits for 30.5 s: this one is guessed
     assert book.for_question(31.0) == 0
@@ -109,22 +110,22 @@ def test_answers_files(tmp_path):
 
 
 def test_typed_answers_count_from_one():
-    from vision.replay import _typed_numbers
+    from vision.answers import typed_numbers
 
     class Lines:
         def __iter__(self):
             return iter(["2\n", "x\n", "1\n"])
 
-    q = _typed_numbers(Lines())
+    q = typed_numbers(Lines())
     assert q.get(timeout=2) == 1 and q.get(timeout=2) == 0
     with pytest.raises(queue.Empty):
         q.get(timeout=0.2)
 
 
 def test_typed_t_says_the_table_is_right():
-    from vision.replay import ASSERT_TABLE, _typed_numbers
+    from vision.answers import ASSERT_TABLE, typed_numbers
 
-    q = _typed_numbers(iter(["t\n", "Table\n", "3\n"]))
+    q = typed_numbers(iter(["t\n", "Table\n", "3\n"]))
     assert [q.get(timeout=2) for _ in range(3)] == [ASSERT_TABLE, ASSERT_TABLE, 2]
 
 
