@@ -33,9 +33,10 @@ from typing import Any
 from fudaba.session import Session, SessionError
 from scorer.match import Match
 from vision.answers import FromPlayers
-from vision.follow import ANSWER_WAIT_S, Commit, Follower, Refused
+from vision.follow import ANSWER_WAIT_S, Follower
 from vision.follow_settings import FollowSettings
 from vision.game_setup import Setup
+from vision.sinks import Commit, Refused
 
 
 class SessionSink:

@@ -2,12 +2,12 @@
 
 :class:`Follower` runs ARCHITECTURE.md's data flow for every command that follows a game from
 frames — ``fudaba replay`` and ``fudaba track`` (:mod:`vision.replay`, into a record file:
-:class:`vision.record_sink.RecordSink`) and ``fudaba run --camera`` and ``fudaba demo``
+:class:`vision.sinks.RecordSink`) and ``fudaba run --camera`` and ``fudaba demo``
 (:mod:`fudaba.live`, into a dashboard session) — capture (:mod:`vision.capture`) → table
 calibration (:mod:`vision.calibrate`) → stabiliser (:mod:`vision.stabilise`) → tracker
-(:mod:`scorer.tracker`, on its own fork of the game) → a *sink* (:class:`Sink`), which takes each
-:class:`Commit`. Who answers the tracker's questions is a policy (:mod:`vision.answers`). Times
-are the source's seconds (``Frame.t``).
+(:mod:`scorer.tracker`, on its own fork of the game) → a *sink* (:class:`vision.sinks.Sink`),
+which takes each :class:`vision.sinks.Commit`. Who answers the tracker's questions is a policy
+(:mod:`vision.answers`). Times are the source's seconds (``Frame.t``).
 
 Commits: the events the tracker commits go to the sink with source ``camera`` and evidence
 ``{"t": seconds, "cost": c}``, where ``c`` is the cost (natural-log units, lower is better) of the
@@ -17,8 +17,8 @@ number, a player) or ``guess`` (nobody answered: candidate 0, the most likely) a
 ``{"t", "cost", "question", "choice", "candidates"}`` (the candidates in words); those found for
 "the table is like this" carry source ``table``. A commit may first take back committed events
 (a repair, or an answer whose candidate starts with one). A sink may refuse a commit
-(:class:`Refused`: a player changed the session's game meanwhile): the tracker then follows the
-sink's game afresh (:meth:`scorer.tracker.Tracker.resync`).
+(:class:`vision.sinks.Refused`: a player changed the session's game meanwhile): the tracker then
+follows the sink's game afresh (:meth:`scorer.tracker.Tracker.resync`).
 
 Threads: the tracker is touched by one thread at a time, holding the follower's own lock: the
 thread in :meth:`Follower.run` while it runs. A player's answer, "the table is like this" and a
@@ -50,21 +50,20 @@ no calibration within ``markers_within_s`` seconds of the source's start (or by 
 
 from __future__ import annotations
 
-import math
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 from scorer.errors import ScorerError
-from scorer.events import Event
 from scorer.match import Match
 from scorer.tracker import Question, Tracker, Update
 from vision.answers import ASSERT_TABLE, Choice, QuestionPolicy
 from vision.follow_settings import FLIGHT_SECONDS, FollowSettings
 from vision.game_setup import ReplayError, Setup
+from vision.sinks import Commit, Refused, Sink
 
 READ_TIMEOUT_S = 0.5
 """Longest wait for a frame before the follower looks at the source's state, its queue and its stop flag."""
@@ -80,62 +79,6 @@ ANSWER_WAIT_S = 10.0
 thread to handle them (after it they are still handled, later)."""
 
 Say = Callable[[str], None]
-
-
-class Refused(Exception):
-    """A sink does not take a commit: its game changed meanwhile; the message says why."""
-
-
-@dataclass(frozen=True, slots=True)
-class Commit:
-    """What one step of the tracker committed, for a sink."""
-
-    t: float
-    """Source time (s)."""
-    source: str
-    """``camera``, ``answer``, ``guess`` or ``table``."""
-    events: tuple[Event, ...]
-    """The events committed, in order (after the retracted ones are taken back)."""
-    retracted: int = 0
-    """Committed events taken back first, the last ones."""
-    repair: str = ""
-    """Why they were taken back (a misread card, or the question answered)."""
-    cost: float | None = None
-    """Cost of the leading explanation after it (ln units), where there is one."""
-    answer: Mapping[str, Any] | None = None
-    """For an answered question: ``question``, ``choice``, ``candidates`` (in words)."""
-
-    def evidence(self) -> dict[str, Any]:
-        """Each event's evidence (module docstring): ``t``, ``cost`` when finite, the answer."""
-        out: dict[str, Any] = {"t": round(self.t, 3)}
-        if self.cost is not None and math.isfinite(self.cost):
-            out["cost"] = round(self.cost, 3)
-        out.update(self.answer or {})
-        return out
-
-
-class Sink(Protocol):
-    """Where a follower's commits go: a record file, a dashboard session."""
-
-    record: str | None
-    """The record file written (the summary's ``record``); None: none."""
-    clock: Callable[[], float] | None
-    """The match's time now (s since it started), stamped as committed events' ``at``; None: none."""
-
-    def game(self) -> Match:
-        """A fork of the game to follow now (at the start, and after a refused commit)."""
-
-    def header(self) -> dict[str, Any]:
-        """The record header as JSON (for flight recorder clips)."""
-
-    def commit(self, commit: Commit) -> None:
-        """Take ``commit`` (all of it or nothing); :class:`Refused` when its game no longer takes it."""
-
-    def viewed(self) -> None:
-        """The follower's view changed (:meth:`Follower.view`)."""
-
-    def close(self, abandoned: bool = False) -> None:
-        """The follower stopped; ``abandoned``: it failed before committing anything."""
 
 
 @dataclass(frozen=True, slots=True)

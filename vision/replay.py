@@ -2,7 +2,7 @@
 into a record file.
 
 Both run the one follower (:class:`vision.follow.Follower`: capture → calibration → stabiliser →
-tracker) into a :class:`vision.record_sink.RecordSink` (one line on disk per event, as it is
+tracker) into a :class:`vision.sinks.RecordSink` (one line on disk per event, as it is
 committed: sources, evidence and repairs in :mod:`vision.follow`). Their options are the
 follower's (:mod:`vision.follow_settings`) plus, for ``replay``, ``VIDEO -o RECORD [--force]
 [--json]`` and, for ``track``, ``SOURCE [-o RECORD] [--ask] [--seconds S]``.
@@ -46,7 +46,7 @@ from vision.follow_settings import (
     settings_from_args,
 )
 from vision.game_setup import ReplayError, Setup, resolve
-from vision.record_sink import RecordSink
+from vision.sinks import RecordSink
 
 __all__ = ["ReplayError", "Setup", "follow", "main", "replay_video", "resolve"]
 
