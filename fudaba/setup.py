@@ -146,6 +146,7 @@ class TableSetup:
         """A camera game (a new session followed from ``source``, recognised with the deck profile
         ``profile`` when given); ValueError says what is wrong."""
         from fudaba.serve import start_camera
+        from vision.follow_settings import FollowSettings
 
         path = None
         if profile:
@@ -153,8 +154,9 @@ class TableSetup:
             if not path.is_file():
                 raise ValueError(f"there is no deck profile {profile!r}")
         self.stop_preview()  # a webcam opens once: the game takes it
-        session, feed = start_camera(sessions, source, game, len(names), names, ruleset, {}, deck,
-                                     str(path) if path else None, confirm=confirm)
+        settings = FollowSettings(game, len(names), names=tuple(names), ruleset=ruleset, deck=deck,
+                                  profile=str(path) if path else None, confirm=confirm)
+        session, feed = start_camera(sessions, source, settings)
         self.feeds.append(feed)
         return session
 
