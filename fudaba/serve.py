@@ -3,8 +3,10 @@
 ``fudaba run [--host H] [--port P] [--data FILE] [--no-browser]`` opens (creating on first use) the
 history (:func:`fudaba.store.default_path` unless ``--data``), serves the dashboard and prints its
 address; players start or resume a game on the home page and play it by tapping what happens
-(manual mode: no camera). With ``--camera SOURCE --game G [--players N] [--names …]`` it starts a
-new session of that game and follows it from the camera (:class:`fudaba.live.LiveFeed`; SOURCE as
+(manual mode: no camera). With ``--camera SOURCE --game G [--players N] [--names …]`` (and the
+follower's other options, defined once for every command that follows a camera:
+:mod:`vision.follow_settings`) it starts a new session of that game and follows it from the camera
+(:class:`fudaba.live.LiveFeed` over :class:`vision.follow.Follower`; SOURCE as
 ``fudaba track`` takes it: a webcam index, a stream URL, a video file or an image folder; a file or
 folder is followed frame by frame at real time, or slower where the machine cannot keep up); claims and settlements wait for a tap on "confirm" unless ``--no-confirm``.
 It listens on 127.0.0.1 unless ``--host`` says otherwise; on any other address it prints a
