@@ -37,15 +37,16 @@ absolute differences, opened 3 × 3 to drop shimmer along edges):
 **Settling and reading.** The table is *still* from the first frame with no motion and no arm.
 It has *changed* when its gate view differs from the one of the last reading (the *reference*)
 above ``foreground_threshold`` on at least ``change_min_mm2``. An unchanged still table emits the
-cached state at once; a slow drift below that area replaces the reference. A changed table is
-read once it has been still for ``settle_s``: the recognition view is recognised, again each
-``confirm_s`` later, until two readings agree (the same cards, matched by centre distance below
-``match_mm``, with the same face and most likely name) or three have been taken. Cards seen in
-more than half of the readings are kept; a card's probabilities are the mean over the readings
-that saw it. Motion or an arm before the readings are complete discards them (a lone reading
-still adds its pile tops to the history). The combined reading updates the card memory (below),
-becomes the cached state and the new reference, and is emitted; it is emitted again, with the
-frame's time, on every frame while the table stays still and unchanged.
+cached state at once (or, when a re-read completes on that frame, the state it makes:
+"Re-reads"); a slow drift below that area replaces the reference. A changed table is read once it
+has been still for ``settle_s``: the recognition view is recognised, again each ``confirm_s``
+later, until two readings agree (the same cards, matched by centre distance below ``match_mm``,
+with the same face and most likely name) or three have been taken. Cards seen in more than half
+of the readings are kept; a card's probabilities are the mean over the readings that saw it.
+Motion or an arm before the readings are complete discards them (a lone reading still adds its
+pile tops to the history). The combined reading updates the card memory (below), becomes the
+cached state and the new reference, and is emitted; it is emitted again, with the frame's time,
+on every frame while the table stays still and unchanged.
 
 **Cards in table millimetres.** A recognised card's centre is the mean of its outline's corners
 in the recognition view, mapped to table mm; ``layout.zone_of`` gives its zone; cards in no zone
@@ -102,14 +103,43 @@ it, the detector's input size scaled down with the crop so cards keep their size
 detector's input); its top joins ``TableState.history`` of the next emitted state when it differs
 from the last top listed there. The emitted state's own top is listed last.
 
+**Re-reads.** ``reread(zones)`` asks for the cards of those zones (``field``, ``pile``,
+``seat:2``…; names not in the layout are ignored) to be recognised again because the game
+contradicts their reading (the tracker's ``Update.reread``). Nothing is re-read unless asked. The
+zones asked for are re-read at the next frames where the table is still, unchanged since its last
+reading (the cached state is emitted meanwhile), and has been still for ``settle_s``; a request
+made while the table moves or is being read waits for it. Each zone's bounding rectangle, grown by
+half a card's length and kept within the recognition view's table, is warped from the full frame at
+the most frame pixels per table mm that the calibration gives at its corners and centre (the
+largest singular value of the homography's Jacobian, :func:`frame_px_per_mm`), at least
+``px_per_mm``, at most what keeps the crop's longest side within ``reread_max_px``, and recognised
+with the detector's input size scaled so that cards keep the size they have in it for the
+recognition view (the classifier's crops get the extra pixels). Its cards in that zone, in table mm,
+make a re-reading; the zones asked for at the first re-reading are re-read together, again each
+``confirm_s`` later, until two re-readings agree or three have been taken, combined as readings are.
+Motion, an arm, a changed table or a new calibration discards the re-readings under way, not the
+request. The combined re-reading updates each zone's held cards as a pile reading does ("Memory"),
+except that a held card at the same place (centre within ``match_mm``, same face first, then any) is
+the same card whatever its names (the table did not change; a pile's covered cards are left out of
+that matching) and that, outside ``field``, a card lying clear takes the re-reading's name and keeps
+it until it is re-read again (a card partly hidden now keeps a name it was once read lying clear
+with; else the re-reading replaces its readings so far). The readings of a re-read card from before
+the re-read still match it: in a pile zone, an outline whose names share ``same_card_p`` with their
+mean is that card, not a new one. ``field`` has no memory: its next reading of a changed table
+names its cards anew. The state is then built anew and emitted (with no pile history: no card
+came); it differs from the cached one only where names, probabilities or counts changed. A zone
+asked for again while its held cards (numbers, faces, probabilities, coverings) are as its last
+re-read left them is not re-read: a still card read twice gives the same answer, so a zone is
+re-read at most once per change of its cards.
+
 **A new calibration** (the camera moved, or the calibration was refined) changes the views, not
 the table: the gate images kept (previous frame, background, reference) show the same table
 points, so they are kept, and what only the new view sees is taken from the next frame. When the
 play area's corners move by a gate pixel or more between the two calibrations, the table is read
 again.
 
-The recogniser is called with recognition-view images; its ``detector.size`` is set for the
-duration of a crop's reading and put back.
+The recogniser is called with recognition-view images and re-read crops; its ``detector.size``
+is set for the duration of a crop's reading and put back.
 """
 
 from __future__ import annotations
@@ -117,7 +147,8 @@ from __future__ import annotations
 import math
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import Protocol
 
@@ -219,7 +250,12 @@ class StabiliserStats:
     gate_ms: float = 0.0
     """Time spent in the gate view: shrink, warp, blur, motion, foreground, arms (ms, total)."""
     recognise_ms: float = 0.0
-    """Time spent reading: recognition-view warps and the recogniser (ms, total)."""
+    """Time spent reading: recognition-view warps and the recogniser (ms, total; re-reads not included)."""
+    rereads: int = 0
+    """Zone re-readings at full camera resolution (module docstring, "Re-reads"): one per zone per
+    reading; a re-read takes two or three."""
+    reread_ms: float = 0.0
+    """Time spent re-reading: the zones' warps and the recogniser (ms, total)."""
 
 
 @dataclass(slots=True)
@@ -251,6 +287,8 @@ class _Geometry:
     valid_px: int
     table_to_frame: np.ndarray
     pile_rects: dict[str, tuple[int, int, int, int]] = field(default_factory=dict)
+    reread_crops: dict[str, tuple[tuple[float, float, float, float], float]] = field(default_factory=dict)
+    """Zone → (its re-read rectangle (x0, y0, x1, y1) mm, the re-read's px per mm), filled when first asked."""
 
 
 def seen_card(card: CardLike) -> tuple[tuple[str, float], ...]:
@@ -279,6 +317,21 @@ def _convex(poly: np.ndarray) -> np.ndarray:
     return hull.reshape(-1, 2).astype(np.float64)
 
 
+def frame_px_per_mm(table_to_frame: np.ndarray, points_mm: Iterable[Point]) -> float:
+    """The most frame pixels per table millimetre that the homography ``table_to_frame`` (table mm →
+    frame px) gives at any of ``points_mm``: the largest singular value of its Jacobian there (the
+    direction in which the camera sees the table in the most detail)."""
+    hom = np.asarray(table_to_frame, np.float64)
+    best = 0.0
+    for x, y in points_mm:
+        u, v, w = hom @ (float(x), float(y), 1.0)
+        u, v = u / w, v / w
+        jac = np.array([[hom[0, 0] - u * hom[2, 0], hom[0, 1] - u * hom[2, 1]],
+                        [hom[1, 0] - v * hom[2, 0], hom[1, 1] - v * hom[2, 1]]]) / w
+        best = max(best, float(np.linalg.svd(jac, compute_uv=False)[0]))
+    return best
+
+
 class Stabiliser:
     """Frames in, settled table states out (rules in the module docstring)."""
 
@@ -289,18 +342,22 @@ class Stabiliser:
                  change_min_mm2: float | None = None, border_mm: float = 30.0, relight_fraction: float = 0.5,
                  stale_arm_s: float = 10.0, match_mm: float | None = None, same_card_p: float = 0.2,
                  cover_fraction: float = 0.15,
-                 hidden_min_mm2: float | None = None, hand_still_mm_s: float = 400.0) -> None:
+                 hidden_min_mm2: float | None = None, hand_still_mm_s: float = 400.0,
+                 reread_max_px: int = 2000) -> None:
         """``px_per_mm``: recognition view resolution (px per mm); ``margin_mm``: table shown beyond
         the play area on each side (mm); ``settle_s``: stillness before a changed table is read (s);
         ``confirm_s``: time between readings (s); ``pile_still_s``: a pile's local stillness before
         it is read alone (s); ``gate_px_per_mm``: gate view resolution; thresholds are colour
         levels (0-255); areas are table mm²; ``change_min_mm2`` defaults to a quarter of a card,
         ``hidden_min_mm2`` to a tenth; ``hand_still_mm_s``: a hand slower than this (mm/s) has stopped;
-        ``match_mm`` to 20 % of a card's short side (mm)."""
+        ``match_mm`` to 20 % of a card's short side (mm); ``reread_max_px``: the longest side (px)
+        of a zone's re-read crop (module docstring, "Re-reads")."""
         if px_per_mm <= 0 or gate_px_per_mm <= 0 or margin_mm < 0:
             raise ValueError("px_per_mm and gate_px_per_mm must be positive, margin_mm not negative")
         if settle_s < 0 or confirm_s < 0 or pile_still_s < 0:
             raise ValueError("settle_s, confirm_s and pile_still_s cannot be negative")
+        if reread_max_px < 64:
+            raise ValueError("reread_max_px must be at least 64")
         self.layout = layout
         self.recogniser = recogniser
         self.px_per_mm = float(px_per_mm)
@@ -323,6 +380,7 @@ class Stabiliser:
         self.cover_fraction = float(cover_fraction)
         self.hidden_min_mm2 = float(hidden_min_mm2 if hidden_min_mm2 is not None else cw * ch / 10)
         self.hand_still_mm_s = float(hand_still_mm_s)
+        self.reread_max_px = int(reread_max_px)
         self._piles = tuple(z.name for z in layout.zones if z.name in STACK_ZONES and z.name != "stock")
         self.reset()
 
@@ -345,7 +403,7 @@ class Stabiliser:
         self._cards: list[TableCard] = []
         self._evidence: dict[int, tuple[dict[str, float], float, tuple[tuple[str, float], ...] | None, bool]] = {}
         """uid → (weighted sums of its readings' probabilities, their total weight, pinned
-        probabilities of a transferred card, whether it was once read lying clear)."""
+        probabilities of a transferred or re-read card, whether it was once read lying clear)."""
         self._next_uid = 0
         self._state: TableState | None = None
         self._actors: list[int] = []
@@ -355,6 +413,12 @@ class Stabiliser:
         self._last_arms: tuple[int, ...] = ()
         self._phase = "uncalibrated"
         self._stats = StabiliserStats()
+        self._reread_asked: set[str] = set()
+        self._reread_zones: frozenset[str] = frozenset()
+        """The zones of the re-read under way (fixed at its first re-reading)."""
+        self._rereadings: list[tuple[float, list[_Reading]]] = []
+        self._reread_done: dict[str, tuple] = {}
+        """Zone → :meth:`_zone_key` of its cards as its last re-read left them."""
 
     @property
     def cards(self) -> tuple[TableCard, ...]:
@@ -381,6 +445,21 @@ class Stabiliser:
     def state(self) -> TableState | None:
         """The cached state of the last complete reading (None before the first)."""
         return self._state
+
+    @property
+    def rereading(self) -> frozenset[str]:
+        """Zones asked to be re-read and not re-read yet (module docstring, "Re-reads")."""
+        return frozenset(self._reread_asked)
+
+    def reread(self, zones: Iterable[str]) -> None:
+        """Recognise the cards of ``zones`` (zone names: ``field``, ``pile``, ``seat:2``…) again at full
+        camera resolution at the next frames where the table is still, because the game contradicts
+        their reading (module docstring, "Re-reads"). A zone already re-read with its cards as they
+        are now, or not in the layout, is left out."""
+        names = {z.name for z in self.layout.zones}
+        for z in zones:
+            if z in names and not self._reread_settled(z):
+                self._reread_asked.add(z)
 
     def push(self, image: np.ndarray, t: float, calibration: Calibration | None) -> TableState | None:
         """Take frame ``image`` (BGR uint8) seen at ``t`` (s) under ``calibration``; return the
@@ -435,14 +514,17 @@ class Stabiliser:
         if self._state is not None and not self._differs(small, self._reference, geo):
             self._readings.clear()
             self._reference = small.copy()
+            if self._reread_step(image, geo, t):
+                self._state = self._table(t)
             return self._emit(t)
+        self._rereadings.clear()  # the table changed: re-readings of the one before are void
         self._phase = "settling"
         if t - self._still_since < self.settle_s - 1e-9:
             return None
         if self._readings and t - self._readings[-1][0] < self.confirm_s - 1e-9:
             return None
         self._readings.append((t, self._read(image, geo, None)))
-        combined = self._combined()
+        combined = self._combined([r for _, r in self._readings])
         if combined is None:
             return None
         self._readings.clear()
@@ -560,6 +642,7 @@ class Stabiliser:
         mm = np.column_stack([px[:, :2] / px[:, 2:], np.ones(4)]) @ cal.frame_to_table.T
         shift = float(np.max(np.linalg.norm(mm[:, :2] / mm[:, 2:] - corners, axis=1)))
         self._readings.clear()
+        self._rereadings.clear()
         if old.small_size != new.small_size:
             self._prev = self._background = self._reference = None
             self._pile_ref.clear()
@@ -677,7 +760,9 @@ class Stabiliser:
         return self._mm2(int(np.count_nonzero(mask))) >= self.change_min_mm2
 
     def _unsettled(self, t: float) -> None:
-        """Motion or an arm: readings under way are dropped; a lone one leaves its pile tops."""
+        """Motion or an arm: readings and re-readings under way are dropped (a re-read asked for
+        stays asked); a lone reading leaves its pile tops."""
+        self._rereadings.clear()
         if len(self._readings) == 1:
             cards = self._readings[0][1]
             for z in self._piles:
@@ -747,28 +832,116 @@ class Stabiliser:
             shift = np.array([[1.0, 0.0, -x0], [0.0, 1.0, -y0], [0.0, 0.0, 1.0]])
             view = cv2.warpPerspective(image, shift @ geo.view_hom, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR,
                                        borderMode=cv2.BORDER_CONSTANT)
-            detector = getattr(self.recogniser, "detector", None)
-            old = getattr(detector, "size", None)
-            try:
-                if isinstance(old, int):
-                    detector.size = max(64, int(round(old * max(view.shape[:2]) / max(vw, vh) / 32)) * 32)  # type: ignore[union-attr]
-                cards = list(self.recogniser.recognise(view))
-            finally:
-                if isinstance(old, int):
-                    detector.size = old  # type: ignore[union-attr]
+            cards = self._recognise_crop(view, ppm, geo)
+        out = self._in_table(cards, (x0 + 0.5, y0 + 0.5), ppm, (-self.margin_mm, -self.margin_mm), zone)
+        self._add_ms("recognise_ms", started)
+        if zone is None:
+            self._stats = _bump(self._stats, readings=1)
+        return out
+
+    def _recognise_crop(self, crop: np.ndarray, ppm: float, geo: _Geometry) -> list[CardLike]:
+        """Recognise ``crop`` (``ppm`` px per table mm), the detector's input size (when the
+        recogniser has one) scaled so that cards keep the size they have in its input for the whole
+        recognition view; the size is put back afterwards."""
+        with self._detector_size(max(crop.shape[:2]) * self.px_per_mm / (ppm * max(geo.view_size))):
+            return list(self.recogniser.recognise(crop))
+
+    @contextmanager
+    def _detector_size(self, factor: float) -> Iterator[None]:
+        """The recogniser's ``detector.size`` times ``factor`` (a multiple of 32, at least 64) for the
+        duration; nothing when the recogniser has no such detector."""
+        detector = getattr(self.recogniser, "detector", None)
+        old = getattr(detector, "size", None)
+        if not isinstance(old, int):
+            yield
+            return
+        detector.size = max(64, int(round(old * factor / 32)) * 32)  # type: ignore[union-attr]
+        try:
+            yield
+        finally:
+            detector.size = old  # type: ignore[union-attr]
+
+    def _in_table(self, cards: Sequence[CardLike], offset_px: Point, ppm: float, origin_mm: Point,
+                  zone: str | None) -> list[_Reading]:
+        """Recognised cards of an image whose pixel (u, v) shows table point ((u + offset) / ppm +
+        origin) mm, in table mm: cards in no zone (or, for ``zone``, in another) left out, one outline
+        per card (:meth:`_one_outline_per_card`)."""
         out = []
         for c in cards:
-            poly = (np.asarray(c.polygon, np.float64).reshape(-1, 2) + (x0 + 0.5, y0 + 0.5)) / ppm - self.margin_mm
+            poly = (np.asarray(c.polygon, np.float64).reshape(-1, 2) + offset_px) / ppm + origin_mm
             centre = poly.mean(axis=0)
             where = self.layout.zone_of((float(centre[0]), float(centre[1])))
             if where is None or (zone is not None and where != zone):
                 continue
             out.append(_Reading(dict(seen_card(c)), bool(c.face_up), centre, _convex(poly), where))
-        out = self._one_outline_per_card(out)
-        self._add_ms("recognise_ms", started)
-        if zone is None:
-            self._stats = _bump(self._stats, readings=1)
-        return out
+        return self._one_outline_per_card(out)
+
+    # ------------------------------------------------------------------ re-reads
+    def _reread_crop(self, zone: str, geo: _Geometry) -> tuple[tuple[float, float, float, float], float]:
+        """(rectangle (x0, y0, x1, y1) mm, px per mm) of ``zone``'s re-read: its bounding rectangle
+        grown by half a card's length, within the recognition view's table; the most frame pixels
+        per mm the camera gives at its corners and centre, at least ``px_per_mm``, at most what keeps
+        its longest side within ``reread_max_px``."""
+        known = geo.reread_crops.get(zone)
+        if known is not None:
+            return known
+        poly = self.layout.zone(zone).polygon_mm
+        pad = 0.5 * max(CARD_MM[self.layout.deck])
+        m = self.margin_mm
+        w_mm, h_mm = (n / self.px_per_mm - m for n in geo.view_size)
+        x0 = max(-m, min(p[0] for p in poly) - pad)
+        y0 = max(-m, min(p[1] for p in poly) - pad)
+        x1 = min(w_mm, max(p[0] for p in poly) + pad)
+        y1 = min(h_mm, max(p[1] for p in poly) + pad)
+        camera = frame_px_per_mm(geo.table_to_frame, ((x0, y0), (x1, y0), (x1, y1), (x0, y1), ((x0 + x1) / 2, (y0 + y1) / 2)))
+        ppm = max(self.px_per_mm, min(camera, self.reread_max_px / max(x1 - x0, y1 - y0)))
+        geo.reread_crops[zone] = ((x0, y0, x1, y1), ppm)
+        return geo.reread_crops[zone]
+
+    def _read_full(self, image: np.ndarray, geo: _Geometry, zone: str) -> list[_Reading]:
+        """Re-read ``zone``: its re-read rectangle warped from the full frame at the re-read's px per
+        mm (:meth:`_reread_crop`) and recognised; its cards in table mm."""
+        (x0, y0, x1, y1), ppm = self._reread_crop(zone, geo)
+        size = (max(1, math.ceil((x1 - x0) * ppm)), max(1, math.ceil((y1 - y0) * ppm)))
+        to_crop = np.array([[ppm, 0.0, -x0 * ppm - 0.5], [0.0, ppm, -y0 * ppm - 0.5], [0.0, 0.0, 1.0]])
+        crop = cv2.warpPerspective(image, to_crop @ np.linalg.inv(geo.table_to_frame), size, flags=cv2.INTER_LINEAR,
+                                   borderMode=cv2.BORDER_CONSTANT)
+        return self._in_table(self._recognise_crop(crop, ppm, geo), (0.5, 0.5), ppm, (x0, y0), zone)
+
+    def _zone_key(self, zone: str) -> tuple:
+        """What a re-read of ``zone`` would read again: its held cards (uid, face, covered, probabilities)."""
+        return tuple(sorted((c.uid, c.face_up, c.covered, c.probs) for c in self._cards if c.zone == zone))
+
+    def _reread_settled(self, zone: str) -> bool:
+        """Whether ``zone`` was re-read and its cards have not changed since."""
+        return zone in self._reread_done and self._reread_done[zone] == self._zone_key(zone)
+
+    def _reread_step(self, image: np.ndarray, geo: _Geometry, t: float) -> bool:
+        """On a still, unchanged table: take the next re-reading of the zones asked for when one is
+        due; whether a re-read was completed and its zones' cards replaced (module docstring, "Re-reads")."""
+        if not self._rereadings:
+            self._reread_asked = {z for z in self._reread_asked if not self._reread_settled(z)}
+            if not self._reread_asked or self._still_since is None or t - self._still_since < self.settle_s - 1e-9:
+                return False
+            self._reread_zones = frozenset(self._reread_asked)
+        elif t - self._rereadings[-1][0] < self.confirm_s - 1e-9:
+            return False
+        started = time.perf_counter()
+        zones = sorted(self._reread_zones)
+        reading = [c for z in zones for c in self._read_full(image, geo, z)]
+        self._add_ms("reread_ms", started)
+        self._stats = _bump(self._stats, rereads=len(zones))
+        self._rereadings.append((t, reading))
+        combined = self._combined([r for _, r in self._rereadings])
+        if combined is None:
+            return False
+        self._rereadings.clear()
+        for z in zones:
+            self._remember([c for c in combined if c.zone == z], t, z, reread=True)
+            self._reread_done[z] = self._zone_key(z)
+        self._reread_asked -= self._reread_zones
+        self._reread_zones = frozenset()
+        return True
 
     def _one_outline_per_card(self, cards: list[_Reading]) -> list[_Reading]:
         """The cards of one reading, a second outline of a card left out: of two outlines of the same
@@ -787,10 +960,12 @@ class Stabiliser:
         return [c for c in cards if id(c) in keep]
 
     def _pairs(self, a: Sequence[_Reading | TableCard], b: Sequence[_Reading],
-               parts: set[tuple[int, int]] | None = None) -> list[tuple[int, int]]:
+               parts: set[tuple[int, int]] | None = None, by_place: bool = False) -> list[tuple[int, int]]:
         """Pairs (index in a, index in b) of the same card, nearest first, in four passes:
         centres within ``match_mm``, same face and, in the pile zones (where cards lie on the same
-        spot), names sharing at least ``same_card_p``; then, in one zone, the same most likely
+        spot), names sharing at least ``same_card_p`` with the held card's or with its readings
+        before a re-read (:meth:`_read_as`) (``by_place``, a re-read of a still table: any names,
+        and then any face); then, in one zone, the same most likely
         name within 2.5 × ``match_mm`` (an outline of a partly hidden card moves between
         readings); then a held card and an outline of a part of it or of it merged with a card
         over it (:data:`PART_OUTLINE`; those pairs go into ``parts``); then an inferred card (module docstring, "Memory") and an outline in its zone
@@ -818,10 +993,14 @@ class Stabiliser:
                 d = float(np.hypot(*(centres[i] - y.centre)))
                 if d > self.match_mm or x.face_up != y.face_up:
                     continue
-                if x.face_up and x.zone in STACK_ZONES and _shared(xp, y.probs) < self.same_card_p:
+                if x.face_up and x.zone in STACK_ZONES and not by_place and _shared(xp, y.probs) < self.same_card_p \
+                        and not self._read_as(x, y.probs):
                     continue
                 cand.append((d, i, j))
         take(cand)
+        if by_place:
+            take([(d, i, j) for i, x in enumerate(a) if not inferred[i] for j, y in enumerate(b)
+                  if (d := float(np.hypot(*(centres[i] - y.centre)))) <= self.match_mm])
         cand = []
         for i, x in enumerate(a):
             if i in used_a or inferred[i] or not x.face_up:
@@ -867,6 +1046,14 @@ class Stabiliser:
         take(cand)
         return pairs
 
+    def _read_as(self, x: _Reading | TableCard, probs: dict[str, float]) -> bool:
+        """Whether ``x`` is a held card with a pinned name whose readings before it (what the
+        recognition view calls it: a re-read card) share at least ``same_card_p`` with ``probs``."""
+        if not isinstance(x, TableCard):
+            return False
+        sums, weight, pinned, _ = self._evidence.get(x.uid, ({}, 0.0, None, False))
+        return pinned is not None and weight > 0 and _shared({n: p / weight for n, p in sums.items()}, probs) >= self.same_card_p
+
     def _changed_part(self, polygon_mm: np.ndarray) -> float:
         """The part of an outline (mm) where the recognition view changed since the last reading
         (0 when unknown)."""
@@ -899,9 +1086,8 @@ class Stabiliser:
                 out.append((z, tuple(sorted(str(_top(c.probs)) for c in up)), len(cs) - len(up)))
         return tuple(out)
 
-    def _combined(self) -> list[_Reading] | None:
+    def _combined(self, readings: list[list[_Reading]]) -> list[_Reading] | None:
         """The readings taken so far combined (module docstring), or None when another is needed."""
-        readings = [r for _, r in self._readings]
         last = self._summary(readings[-1])
         agree = any(self._summary(r) == last for r in readings[:-1])
         if not agree and len(readings) < 3:
@@ -927,16 +1113,19 @@ class Stabiliser:
             out.append(c)
         return out
 
-    def _remember(self, cards: list[_Reading], t: float, zone: str | None) -> None:
-        """Update the held cards with a reading (all zones, or only ``zone``) taken at ``t``."""
+    def _remember(self, cards: list[_Reading], t: float, zone: str | None, reread: bool = False) -> None:
+        """Update the held cards with a reading (all zones, or only ``zone``) taken at ``t``;
+        ``reread``: a re-read of ``zone`` (module docstring, "Re-reads")."""
         frozen = self._unchanged_seat_zones() if zone is None else set()
         cards = [c for c in cards if c.zone not in frozen]
         keep = [c for c in self._cards if (zone is not None and c.zone != zone) or c.zone in frozen]
         old = [c for c in self._cards if (zone is None or c.zone == zone) and c.zone not in frozen]
-        seen_before = list(old)
+        # a re-read sees what the last reading saw: a pile's covered cards are not among them
+        seen_before = [c for c in old if not (reread and c.covered and c.zone in STACK_ZONES)]
         parts: set[tuple[int, int]] = set()
-        pairs = {j: i for i, j in self._pairs(seen_before, cards, parts)}
+        pairs = {j: i for i, j in self._pairs(seen_before, cards, parts, by_place=reread)}
         result: list[TableCard] = []
+        as_held: set[int] = set()
         for j, r in enumerate(cards):
             centre = (float(r.centre[0]), float(r.centre[1]))
             probs = tuple(sorted(r.probs.items(), key=lambda kv: (-kv[1], kv[0])))[:4]
@@ -947,6 +1136,7 @@ class Stabiliser:
                 if (pairs[j], j) in parts or (held.face_up and r.face_up and _part_outline(held, r)):
                     # an outline of a part of the card, or of it and a card over it: the card as held
                     result.append(replace(held, covered=False))
+                    as_held.add(uid)
                     continue
             else:
                 if r.zone is not None and r.zone.startswith("seat:") and self._changed is not None \
@@ -966,7 +1156,7 @@ class Stabiliser:
         final = []
         for c in result:
             if c.face_up and not c.covered and c.zone not in SHARED_ZONES:
-                c = replace(c, probs=self._named(c, result))
+                c = replace(c, probs=self._named(c, result, fresh=reread and c.uid not in as_held))
             elif not c.face_up and not c.covered:
                 self._evidence.setdefault(c.uid, ({}, 0.0, None, True))
             final.append(c)
@@ -974,13 +1164,23 @@ class Stabiliser:
         live = {c.uid for c in self._cards}
         self._evidence = {k: v for k, v in self._evidence.items() if k in live}
 
-    def _named(self, c: TableCard, cards: Sequence[TableCard]) -> tuple[tuple[str, float], ...]:
+    def _named(self, c: TableCard, cards: Sequence[TableCard], fresh: bool = False) -> tuple[tuple[str, float], ...]:
         """A seen card's probabilities: the mean of its readings while it lay clear, or of those while
-        it may have been partly hidden when it was never read lying clear (module docstring, "Memory")."""
+        it may have been partly hidden when it was never read lying clear (module docstring, "Memory");
+        ``fresh`` (a re-read's ``c.probs``): lying clear, its name from now on (pinned) until the next
+        re-read; partly hidden, it replaces the readings that would count, unless the card has a
+        clear or pinned name (module docstring, "Re-reads")."""
         sums, weight, pinned, clear = self._evidence.get(c.uid, ({}, 0.0, None, False))
+        hidden = self._covered(c, cards)
+        if fresh and not hidden:
+            # the readings kept say what the recognition view calls it (:meth:`_read_as`)
+            self._evidence[c.uid] = (sums, weight, c.probs, True)
+            return c.probs
+        if fresh and not clear and pinned is None:
+            self._evidence[c.uid] = (dict(c.probs), 1.0, None, False)
+            return c.probs
         if pinned is not None:
             return pinned
-        hidden = self._covered(c, cards)
         if not (hidden and clear and weight > 0):
             if not hidden and not clear:
                 sums, weight = {}, 0.0  # the first clear reading replaces the hidden ones
