@@ -49,24 +49,33 @@ class SessionSink:
         self.session = session
         self.clock = session.now_s
         """Committed events carry the match's time (what drives Bagaji's session clock)."""
+        self._seq: int | None = None
+        """The session's ``seq`` when the follower last took its game or committed: a commit made on
+        an older game is refused."""
 
     def game(self) -> Match:
         """The session's match now (nobody changes it in place: the tracker forks it)."""
         with self.session.lock:
+            self._seq = self.session.seq
             return self.session.match
 
     def header(self) -> dict[str, Any]:
         return self.session.header.to_json()
 
     def commit(self, commit: Commit) -> None:
-        """Apply ``commit`` as one change: an ``undo`` of what it takes back, then its events;
-        :class:`Refused` (nothing changes) when the session's match no longer takes them."""
+        """Apply ``commit`` as one change: an ``undo`` of what it takes back, then its events.
+        :class:`Refused` (nothing changes) when someone else changed the session's game since the
+        follower took it (:meth:`game`) or last committed, or the match no longer takes them."""
         lines: list[dict[str, Any]] = [{"type": "undo", "count": commit.retracted}] if commit.retracted else []
         lines += [ev.to_json() for ev in commit.events]
-        try:
-            self.session.apply_tracked(lines, commit.source, commit.evidence())
-        except SessionError as exc:
-            raise Refused(str(exc)) from None
+        with self.session.lock:
+            if self._seq is not None and self.session.seq != self._seq:
+                raise Refused("the game was changed meanwhile")
+            try:
+                self.session.apply_tracked(lines, commit.source, commit.evidence())
+            except SessionError as exc:
+                raise Refused(str(exc)) from None
+            self._seq = self.session.seq
 
     def viewed(self) -> None:
         """Tell the session's watchers (the follower's view is in its snapshot)."""
@@ -128,8 +137,9 @@ class LiveFeed:
 
     # ------------------------------------------------------------------ the session's follower
     def changed(self, match: Match) -> None:
-        """A player changed the game: explain the table afresh from ``match`` (never waits)."""
-        self.follower.resync(match)
+        """A player changed the game (``match`` is the session's now): the follower explains the
+        table afresh from the session's game (never waits)."""
+        self.follower.resync()
 
     def answer(self, choice: int) -> None:
         """Answer the open question with candidate ``choice`` (ValueError when there is none, or no

@@ -342,6 +342,7 @@ def test_a_correction_reaches_the_tracker_without_waiting_and_an_answer_to_a_cha
     # a player's correction (the session calls this under its lock): handled at once, never waiting
     corrected = match.fork()
     corrected.apply(events[0])
-    follower.resync(corrected)
+    sink.match = corrected
+    follower.resync()
     assert tracker.calls[-1][:2] == ("resync", [events[0]]) and list(tracker.match.events) == [events[0]]
     assert follower.view()["question"] is None

@@ -124,11 +124,10 @@ class Tally:
 @dataclass(eq=False)
 class _Request:
     """Something from another thread for the follower's thread: ``answer`` (``candidate``, as the
-    player saw it), ``table`` (the table is like this) or ``resync`` (``match``)."""
+    player saw it), ``table`` (the table is like this) or ``resync`` (the sink's game changed)."""
 
     kind: str
     candidate: Any = None
-    match: Match | None = None
     done: threading.Event = field(default_factory=threading.Event)
     error: Exception | None = None
 
@@ -516,10 +515,11 @@ class Follower:
         settled table. Handled as :meth:`answer` is."""
         self._request(_Request("table"), wait_s)
 
-    def resync(self, match: Match) -> None:
-        """Someone else changed the game (a player's correction): follow ``match`` afresh, which
-        nobody changes in place. Never waits: it may be called under the session's lock."""
-        self._request(_Request("resync", match=match), 0.0)
+    def resync(self) -> None:
+        """Someone else changed the sink's game (a player's correction): follow it afresh
+        (:meth:`vision.sinks.Sink.game`, as it is when this is handled). Never waits: it may be
+        called under the session's lock."""
+        self._request(_Request("resync"), 0.0)
 
     def set_corners(self, corners: list[list[float]]) -> None:
         """Calibrate by hand: the play area's four corners in frame pixels, clockwise from the
@@ -577,7 +577,7 @@ class Follower:
     def _do(self, req: _Request) -> None:
         t = self.tally.last_t
         if req.kind == "resync":
-            self._resync(req.match)
+            self._resync(self.sink.game())
         elif req.kind == "table":
             self._table_is_right(t)
         else:
