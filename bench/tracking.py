@@ -10,7 +10,8 @@ replay``'s loop (:func:`vision.replay.replay_video`): the whole path. Per game v
   differ), compared by type, seat and cards by sight name (a deal: dealer and face-up cards);
   found = the longest common subsequence of the two event lists;
 * settlement: every settled round's changes equal the truth's;
-* silent error: a wrong or missing settlement with no question and no out-of-sync report;
+* silent error: a wrong or missing settlement with no question, no out-of-sync report and no resync
+  (events the tracker found on its own after it was out of sync, marked ``resync`` in a record);
 * questions and desyncs (state changes into them), latency from the truth event's ``at`` (its
   action done) to its commit, in video seconds. A question is answered at once with the most
   likely candidate, as ``fudaba replay`` does with no answers file (a guess); with ``--answers
@@ -324,7 +325,7 @@ def run_camera(video: GameVideo, folder: Path, recogniser: object, profile: Path
                  for c in summary["committed"]]
     results = [tuple(r["changes"]) for r in summary["results"]]
     return {"committed": committed, "results": results, "questions": summary["questions"],
-            "guesses": summary["guesses"], "desyncs": summary["desyncs"], "kinds": summary.get("question_kinds"),
+            "guesses": summary["guesses"], "desyncs": summary["desyncs"], "resyncs": summary.get("resyncs", 0), "kinds": summary.get("question_kinds"),
             "seconds": summary["wall_seconds"], "speed": summary["speed_x_real_time"],
             "recognitions": summary["recognitions"]}
 
@@ -382,6 +383,8 @@ def run_perfect(video: GameVideo, misread: float, seed: int, answers: str = "gue
         t = ts.t if ts is not None else t
         del committed[len(committed) - u.retracted:]
         committed.extend((t, e) for e in u.committed)
+        if u.source == "resync" and (u.committed or u.retracted or u.question is not None):
+            states["resync"] += 1
         if u.state != previous and u.state in ("question", "out-of-sync"):
             states[u.state] += 1
             if u.question is not None:
@@ -395,8 +398,8 @@ def run_perfect(video: GameVideo, misread: float, seed: int, answers: str = "gue
         previous = u.state
     seconds = time.perf_counter() - started
     return {"committed": committed, "results": [r.changes for r in tracker.match.results], "questions": states["question"],
-            "guesses": guesses, "desyncs": states["out-of-sync"], "kinds": dict(kinds), "seconds": seconds,
-            "speed": video.timeline.duration / max(seconds, 1e-9),
+            "guesses": guesses, "desyncs": states["out-of-sync"], "resyncs": states["resync"], "kinds": dict(kinds),
+            "seconds": seconds, "speed": video.timeline.duration / max(seconds, 1e-9),
             "noise": dict(camera.stats) if camera is not None else None}
 
 
@@ -443,9 +446,10 @@ def run_one(row: Row, args: argparse.Namespace, profile: Path | None = None) -> 
         "video_seconds": round(video.timeline.duration, 2), "tracker_seconds": round(run["seconds"], 2),
         "speed_x_real_time": round(run["speed"], 2),
         "observable": len(truth), "found": len(pairs), "committed": len(committed),
-        "settlement_right": right, "silent_error": (not right) and not (run["questions"] or run["desyncs"]),
+        "settlement_right": right,
+        "silent_error": (not right) and not (run["questions"] or run["desyncs"] or run.get("resyncs")),
         "questions": run["questions"], "question_kinds": run["kinds"], "guesses": run["guesses"],
-        "desyncs": run["desyncs"], "noise": run.get("noise"),
+        "desyncs": run["desyncs"], "resyncs": run.get("resyncs", 0), "noise": run.get("noise"),
         "latency_s": [round(x, 3) for x in latency],
         "truth_results": [list(r) for r in truth_results], "tracked_results": [list(r) for r in got_results],
     }
@@ -476,7 +480,8 @@ def row_line(row: dict) -> str:
     return (f"{row['tag']}: {row['found']}/{row['observable']} events, "
             f"settlement {'right' if row['settlement_right'] else 'WRONG'}, questions {row['questions']}"
             + (f" {row['question_kinds']}" if row["question_kinds"] else "")
-            + f", desyncs {row['desyncs']}, {row['tracker_seconds']} s for {row['video_seconds']} s "
+            + f", desyncs {row['desyncs']}" + (f", resyncs {row['resyncs']}" if row.get("resyncs") else "")
+            + f", {row['tracker_seconds']} s for {row['video_seconds']} s "
             f"({row['speed_x_real_time']}x)")
 
 
@@ -495,6 +500,7 @@ def summary(rows: list[dict]) -> dict:
         "questions": sum(r["questions"] for r in rows),
         "question_kinds": None if any(r["question_kinds"] is None for r in rows) else dict(sorted(kinds.items())),
         "desyncs": sum(r["desyncs"] for r in rows),
+        "resyncs": sum(r.get("resyncs", 0) for r in rows),
         "latency_median_s": round(statistics.median(lat), 3) if lat else None,
         "latency_p95_s": round(sorted(lat)[int(0.95 * (len(lat) - 1))], 3) if lat else None,
         "speed_x_real_time_median": round(statistics.median(r["speed_x_real_time"] for r in rows), 2),
@@ -542,7 +548,7 @@ def summary_line(s: dict) -> str:
     return (f"{s['videos']} videos, events {s['events_found']} ({s['events_found_pct']} %){met}, "
             f"settlements {s['settlements_right']}, silent errors {s['silent_errors']}, "
             f"questions {s['questions']}" + (f" {kinds}" if kinds else "" if kinds is not None else " (kinds: n/a)")
-            + f", desyncs {s['desyncs']}, latency median/p95 {s['latency_median_s']}/{s['latency_p95_s']} s, "
+            + f", desyncs {s['desyncs']}, resyncs {s['resyncs']}, latency median/p95 {s['latency_median_s']}/{s['latency_p95_s']} s, "
             f"speed {s['speed_x_real_time_median']}x")
 
 

@@ -101,7 +101,7 @@ def test_play_undo_confirm_and_edit_through_the_api(browser: Browser) -> None:
     r = browser.post(f"/api/sessions/{sid}/edit", {"index": 1, "event": {"type": "declare", "seat": 1, "play": False}})
     assert r.status_code == 200
     events = browser.get(f"/api/sessions/{sid}/state").json
-    assert events["log"][-1]["text"].startswith("declare seat=1 play=False") and events["status"]["events"] == 2
+    assert events["log"][-1]["text"].startswith("seat 1 retires") and events["status"]["events"] == 2
     assert browser.post(f"/api/sessions/{sid}/edit", {"index": 5, "event": {}}).status_code == 400
     assert browser.post(f"/api/sessions/{sid}/edit", {"event": {}}).status_code == 400
     assert browser.post(f"/api/sessions/{sid}/event", {"nothing": 1}).status_code == 400
@@ -246,13 +246,13 @@ def test_alternatives_and_editing_a_past_event_or_deal(browser: Browser) -> None
     for seat in (1, 2, 3):
         browser.post(f"/api/sessions/{sid}/event", {"event": {"type": "declare", "seat": seat, "play": True}})
     alt = browser.get(f"/api/sessions/{sid}/events/2/alternatives").json
-    assert alt["text"] == "declare seat=2 play=True"
+    assert alt["text"] == "seat 2 plays the round"
     assert {(e["event"]["seat"], e["event"]["play"]) for e in alt["legal"]} == {(2, True), (2, False)}
     r = browser.post(f"/api/sessions/{sid}/edit", {"index": 2, "event": {"type": "declare", "seat": 2, "play": False}})
     assert r.status_code == 200
     state = browser.get(f"/api/sessions/{sid}/state").json
-    assert [e["text"] for e in state["events"]][1:] == ["declare seat=1 play=True", "declare seat=2 play=False",
-                                                          "declare seat=3 play=True"]
+    assert [e["text"] for e in state["events"]][1:] == ["seat 1 plays the round", "seat 2 retires",
+                                                          "seat 3 plays the round"]
     # the deal: its form, and another field put in its place (the declarations still fit)
     alt = browser.get(f"/api/sessions/{sid}/events/0/alternatives").json
     assert alt["deal"]["face_up"] == {"field": 6} and alt["deal"]["dealers"]

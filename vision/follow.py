@@ -103,8 +103,10 @@ class Tally:
     answered: int = 0
     bad_answers: int = 0
     desyncs: int = 0
+    resyncs: int = 0
+    """Times the tracker found its own way back after it was out of sync (record source ``resync``)."""
     retracted: int = 0
-    """Committed events taken back by repairs and answers."""
+    """Committed events taken back by repairs, resyncs and answers."""
     frames: int = 0
     first_t: float | None = None
     last_t: float = 0.0
@@ -124,7 +126,8 @@ class Tally:
 @dataclass(eq=False)
 class _Request:
     """Something from another thread for the follower's thread: ``answer`` (``candidate``, as the
-    player saw it), ``table`` (the table is like this) or ``resync`` (the sink's game changed)."""
+    player saw it), ``something-else`` (none of the question's candidates, ``candidate`` the question
+    as the player saw it), ``table`` (the table is like this) or ``resync`` (the sink's game changed)."""
 
     kind: str
     candidate: Any = None
@@ -366,10 +369,17 @@ class Follower:
     def _handle(self, upd: Update, t: float, source: str) -> None:
         """Commit, say and record what one tracker step did; a question the policy answers at once
         is answered."""
+        if upd.reread:
+            self.stabiliser.reread(upd.reread)  # the game contradicts these zones' reading: read them again
         if upd.retracted or upd.committed:
             cost = upd.best.cost if upd.best is not None else None
-            if not self._commit(Commit(t, source, upd.committed, upd.retracted,
-                                       "a card committed earlier was misread", cost)):
+            resync = upd.source == "resync"
+            why = ("out of sync: the events that lead to the table seen" if resync
+                   else "a card committed earlier was misread")
+            if resync:
+                self.tally.resyncs += 1
+            if not self._commit(Commit(t, "resync" if resync and source == "camera" else source, upd.committed,
+                                       upd.retracted, why, cost)):
                 return
             if self.recorder is not None and self.recorder.wants("commit"):
                 self._fly("commit", t, {**self._evidence(upd.best, upd.state),
@@ -505,8 +515,12 @@ class Follower:
         asked = self._published[1]
         if asked is None:
             raise ValueError("there is no open question")
+        if choice == len(asked.candidates):  # "something else": the players enter it by hand
+            self._request(_Request("something-else", candidate=asked), wait_s)
+            return
         if not 0 <= choice < len(asked.candidates):
-            raise ValueError(f"choose 0-{len(asked.candidates) - 1}, not {choice}")
+            raise ValueError(f"choose 0-{len(asked.candidates) - 1}, or {len(asked.candidates)} for something "
+                             f"else, not {choice}")
         self._request(_Request("answer", candidate=asked.candidates[choice]), wait_s)
 
     def table_is_right(self, wait_s: float = ANSWER_WAIT_S) -> None:
@@ -580,6 +594,12 @@ class Follower:
             self._resync(self.sink.game())
         elif req.kind == "table":
             self._table_is_right(t)
+        elif req.kind == "something-else":
+            if self.tracker.question is None or self.tracker.question.candidates != req.candidate.candidates:
+                raise ValueError("the question changed before the answer came: answer it again")
+            self.tracker.something_else()
+            self._state = "entry"
+            self.message = "none of the camera's candidates: enter what happened by hand"
         else:
             q = self.tracker.question
             if q is None:
@@ -596,8 +616,11 @@ class Follower:
         """The follower as plain JSON, as last published (never changed): ``camera`` (its state),
         ``message``, ``source``, ``calibrated``, ``frames``, ``t`` (s), ``error``, ``behind_s``,
         ``calibration`` (``markers`` or ``manual``), ``state`` (``following``, ``question``,
-        ``out-of-sync``), ``question`` (``text``, ``kind``, ``candidates`` in words, ``options``:
-        each candidate's ``retract`` and ``events``) and ``desync`` (``text``, ``differences``)."""
+        ``out-of-sync``, ``entry``: a player answered "something else" and enters it by hand),
+        ``question`` (``text``, ``kind``, ``candidates`` in words, ``options``: each candidate's
+        ``retract`` and ``events``; as data, :meth:`scorer.tracker.Question.to_json`: ``choices``
+        (each with ``steps``: kind, seat, cards) and ``something_else``, the answer after the
+        candidates) and ``desync`` (``text``, ``differences``)."""
         return self._published[0]
 
     def _view_now(self) -> dict[str, Any]:
@@ -607,11 +630,13 @@ class Follower:
             "frames": self.tally.frames, "t": round(self.tally.last_t, 1), "error": self.error,
             "behind_s": round(self.behind_s, 1),
             "calibration": getattr(self.calibrator.current, "source", None) if self.calibrated else None,
-            "state": "question" if q is not None else "out-of-sync" if d is not None else "following",
+            "state": "question" if q is not None else "out-of-sync" if d is not None
+            else "entry" if self._state == "entry" else "following",
             "question": None if q is None else {"text": q.text, "kind": q.kind,
                                                 "candidates": [c.describe() for c in q.candidates],
                                                 "options": [{"retract": c.retract, "events": [e.to_json() for e in c.events]}
-                                                            for c in q.candidates]},
+                                                            for c in q.candidates],
+                                                **q.to_json()},
             "desync": None if d is None else {"text": d.text, "differences": list(d.differences)},
         }
 
@@ -635,7 +660,7 @@ class Follower:
             "game": setup.game, "ruleset": setup.ruleset, "players": setup.players,
             "events": tally.events, "questions": tally.questions, "guesses": tally.guesses,
             "answered": tally.answered, "bad_answers": tally.bad_answers, "question_kinds": dict(tally.question_kinds),
-            "desyncs": tally.desyncs, "retracted": tally.retracted,
+            "desyncs": tally.desyncs, "resyncs": tally.resyncs, "retracted": tally.retracted,
             "seconds": round(seconds, 3), "wall_seconds": round(wall, 3),
             "speed_x_real_time": round(seconds / wall, 2) if wall > 0 else None,
             "frames": tally.frames, "states": st.states, "recognitions": st.readings,

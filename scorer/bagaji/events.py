@@ -26,6 +26,9 @@ class FirstPlayer(Event):
     seat: int
     """The first player's seat."""
 
+    def describe(self) -> str:
+        return f"seat {self.seat} plays first"
+
 
 @EVENTS.register
 @dataclass(frozen=True, slots=True)
@@ -37,6 +40,9 @@ class Deal(Event):
     """Per seat (index = seat − 1): the five ids, or 5 when the hand is not seen."""
     stock: tuple[str, ...] | int
     """The stock's ids (any order; every one may be drawn next) or its size when not seen."""
+
+    def describe(self) -> str:
+        return "the cards are dealt"
 
 
 @EVENTS.register
@@ -50,6 +56,9 @@ class Draw(Event):
     card: str | None = None
     """The card drawn, or None when it was not seen."""
 
+    def describe(self) -> str:
+        return f"seat {self.seat} draws" + (f" {self.card}" if self.card else "")
+
 
 @EVENTS.register
 @dataclass(frozen=True, slots=True)
@@ -61,6 +70,9 @@ class Discard(Event):
     """Who discards."""
     card: str
     """The card discarded."""
+
+    def describe(self) -> str:
+        return f"seat {self.seat} discards {self.card}"
 
 
 @EVENTS.register
@@ -76,6 +88,9 @@ class Call(Event):
     win: bool = False
     """True for a winning call (completing two triplets; needs a prior ``ready``, rules B7.3)."""
 
+    def describe(self) -> str:
+        return f"seat {self.seat} calls with {', '.join(self.cards)}" + (" and wins" if self.win else "")
+
 
 @EVENTS.register
 @dataclass(frozen=True, slots=True)
@@ -86,6 +101,9 @@ class Stop(Event):
     seat: int
     """Who stops."""
 
+    def describe(self) -> str:
+        return f"seat {self.seat} stops"
+
 
 @EVENTS.register
 @dataclass(frozen=True, slots=True)
@@ -95,6 +113,9 @@ class Win(Event):
     TYPE = "win"
     seat: int
     """Who wins."""
+
+    def describe(self) -> str:
+        return f"seat {self.seat} wins"
 
 
 @EVENTS.register
@@ -108,6 +129,9 @@ class Expose(Event):
     cards: tuple[str, ...]
     """The three equal cards."""
 
+    def describe(self) -> str:
+        return f"seat {self.seat} lays down {', '.join(self.cards)}"
+
 
 @EVENTS.register
 @dataclass(frozen=True, slots=True)
@@ -117,6 +141,9 @@ class Ready(Event):
     TYPE = "ready"
     seat: int
     """Who announces."""
+
+    def describe(self) -> str:
+        return f"seat {self.seat} is ready"
 
 
 @EVENTS.register
@@ -130,6 +157,9 @@ class Show(Event):
     cards: tuple[str, ...]
     """The cards laid face up."""
 
+    def describe(self) -> str:
+        return f"seat {self.seat} shows {', '.join(self.cards)}"
+
 
 @EVENTS.register
 @dataclass(frozen=True, slots=True)
@@ -137,6 +167,9 @@ class Reshuffle(Event):
     """The stock is empty: the discards but the top one become the new stock (rules B9)."""
 
     TYPE = "reshuffle"
+
+    def describe(self) -> str:
+        return "the discards are shuffled into a new stock"
 
 
 @EVENTS.register
@@ -146,6 +179,9 @@ class Exhausted(Event):
 
     TYPE = "exhausted"
 
+    def describe(self) -> str:
+        return "the stock is exhausted"
+
 
 @EVENTS.register
 @dataclass(frozen=True, slots=True)
@@ -153,3 +189,6 @@ class EndSession(Event):
     """The table ends the session: now between rounds, else when the round in progress is settled."""
 
     TYPE = "end-session"
+
+    def describe(self) -> str:
+        return "the session ends"

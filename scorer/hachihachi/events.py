@@ -36,6 +36,9 @@ class Deal(Event):
     stock: tuple[str, ...] | int
     """The undealt cards: ids when known (simulation), else their number."""
 
+    def describe(self) -> str:
+        return f"seat {self.dealer} deals; field {', '.join(self.field)}"
+
 
 @EVENTS.register
 @dataclass(frozen=True, slots=True)
@@ -47,6 +50,9 @@ class SitOut(Event):
     cards: tuple[str, ...]
     """The six real cards laid on the table."""
 
+    def describe(self) -> str:
+        return f"seat {self.seat} sits out; its cards go to the field: {', '.join(self.cards)}"
+
 
 @EVENTS.register
 @dataclass(frozen=True, slots=True)
@@ -57,6 +63,9 @@ class Declare(Event):
     seat: int
     play: bool
 
+    def describe(self) -> str:
+        return f"seat {self.seat} {'plays the round' if self.play else 'retires'}"
+
 
 @EVENTS.register
 @dataclass(frozen=True, slots=True)
@@ -66,6 +75,9 @@ class Buyout(Event):
     TYPE = "buyout"
     seat: int
     cards: tuple[str, ...]
+
+    def describe(self) -> str:
+        return f"seat {self.seat} is bought out, showing {', '.join(self.cards)}"
 
 
 @EVENTS.register
@@ -80,6 +92,9 @@ class Claim(Event):
     cards: tuple[str, ...]
     """The cards shown."""
 
+    def describe(self) -> str:
+        return f"seat {self.seat} claims {self.teyaku} with {', '.join(self.cards)}"
+
 
 @EVENTS.register
 @dataclass(frozen=True, slots=True)
@@ -92,6 +107,9 @@ class Play(Event):
     capture: str | None = None
     """The field card taken when two match; with one or three matches it may be omitted."""
 
+    def describe(self) -> str:
+        return f"seat {self.seat} plays {self.card}" + (f", taking {self.capture}" if self.capture else "")
+
 
 @EVENTS.register
 @dataclass(frozen=True, slots=True)
@@ -103,6 +121,9 @@ class Draw(Event):
     card: str
     capture: str | None = None
 
+    def describe(self) -> str:
+        return f"seat {self.seat} draws {self.card}" + (f", taking {self.capture}" if self.capture else "")
+
 
 @EVENTS.register
 @dataclass(frozen=True, slots=True)
@@ -111,6 +132,9 @@ class Sage(Event):
 
     TYPE = "sage"
     seat: int
+
+    def describe(self) -> str:
+        return f"seat {self.seat} calls sage (plays on)"
 
 
 @EVENTS.register
@@ -121,6 +145,9 @@ class Shobu(Event):
     TYPE = "shobu"
     seat: int
 
+    def describe(self) -> str:
+        return f"seat {self.seat} calls shobu (the round ends)"
+
 
 @EVENTS.register
 @dataclass(frozen=True, slots=True)
@@ -129,3 +156,6 @@ class Cancel(Event):
 
     TYPE = "cancel"
     seat: int
+
+    def describe(self) -> str:
+        return f"seat {self.seat} cancels (the round ends at half value)"
