@@ -105,14 +105,18 @@ def event_cards(event: Event, ids: frozenset[str]) -> list[str]:
 
 class Follower(Protocol):
     """Something that follows the game from elsewhere and is told of the session's match (the live
-    feed from a camera: :class:`fudaba.live.LiveFeed`). Called under the session's lock."""
+    feed from a camera: :class:`fudaba.live.LiveFeed`). :meth:`changed` is called under the
+    session's lock; :meth:`answer` and :meth:`table_is_right` outside it (the follower's own
+    thread applies what they commit, taking the lock itself)."""
 
     def changed(self, match: Match) -> None:
         """A player changed the game (or the match was rebuilt): ``match`` is the session's match now,
         which nobody changes in place (follow a fork of it)."""
 
     def answer(self, choice: int) -> None:
-        """A player answered the open question with candidate ``choice``."""
+        """A player answered the open question with candidate ``choice`` (from 0); ``choice`` equal
+        to the number of candidates is "something else": none of them, the players enter what
+        happened by hand."""
 
     def table_is_right(self) -> None:
         """A player says the table as seen is right: find the events that lead to it."""

@@ -81,10 +81,23 @@ def test_a_correction_on_the_dashboard_goes_to_the_session_and_the_trackers_fork
     first = view["question"]["options"][0]
     assert first["retract"] == 0 and [{k: v for k, v in e.items() if k != "at"} for e in first["events"]] == [
         {"type": "play", "seat": 1, "card": "10-deer"}]
+    # the question as data: each candidate's steps (kind, seat, cards), and "something else"
+    assert view["question"]["choices"][0]["steps"] == [{"kind": "play", "seat": 1, "cards": ["10-deer"], "detail": {}}]
+    assert view["question"]["something_else"] == "something-else"
     session.answer(0)
     assert session.lines[-1]["source"] == "answer" and session.match.event_count == events
     assert session.lines[-1]["evidence"]["choice"] == 0
     assert session.snapshot()["live"]["state"] == "following"
+    # asked again, a player says "something else": the camera commits nothing until the game entered by hand
+    session.undo()
+    session.table_is_right()
+    asked = session.snapshot()["live"]
+    assert asked["state"] == "question"
+    lines = len(session.lines)
+    session.answer(len(asked["question"]["candidates"]))
+    assert session.snapshot()["live"]["state"] == "entry" and len(session.lines) == lines
+    session.play({"type": "play", "seat": 1, "card": "10-deer"})  # entered by hand: followed from it
+    assert session.snapshot()["live"]["state"] == "following" and session.lines[-1]["source"] == "dashboard"
 
 
 def test_a_source_that_cannot_be_opened_is_said_so(tmp_path: Path) -> None:

@@ -310,6 +310,8 @@ def test_answers_and_the_table_need_a_camera_and_a_choice(browser: Browser) -> N
     assert r.status_code == 409 and "no question" in r.json["error"]
     assert browser.post(f"/api/sessions/{sid}/answer", {"choice": "first"}).status_code == 400
     assert browser.post(f"/api/sessions/{sid}/answer", {}).status_code == 400
+    r = browser.post(f"/api/sessions/{sid}/answer", {"choice": "something-else"})
+    assert r.status_code == 409 and "no open question" in r.json["error"]
     r = browser.post(f"/api/sessions/{sid}/table")
     assert r.status_code == 409 and "camera" in r.json["error"]
     assert browser.get(f"/api/sessions/{sid}/video.mjpeg").status_code == 404

@@ -30,7 +30,8 @@ Every error is ``{"error": "what and why"}`` with its status: 400 malformed, 401
 * ``POST /api/sessions/<id>/counter`` — show this game on the stone counter (409 without one);
   ``GET /api/counter`` — the counter in use and the serial ports; ``POST /api/counter``
   ``{"port": PORT | "auto" | "emulated", "session"?}`` — use that counter from now on.
-* ``POST /api/sessions/<id>/answer`` ``{"choice": i}`` (the camera's open question),
+* ``POST /api/sessions/<id>/answer`` ``{"choice": i}`` (the camera's open question: candidate ``i``
+  from 0, or ``"something-else"``: none of them, entered by hand next),
   ``POST /api/sessions/<id>/table`` (the table as the camera sees it is right) → ``{"seq"}``.
 * ``GET /api/sessions/<id>/video.mjpeg`` — where a camera follows the game: the table top-down
   with zones and cards drawn (MJPEG, at most 4 pictures a second).
@@ -57,6 +58,7 @@ from flask import Blueprint, Response, current_app, jsonify, request, url_for
 from werkzeug.exceptions import HTTPException
 
 from fudaba.session import Session, SessionError, Sessions
+from scorer.choices import SOMETHING_ELSE
 from scorer.errors import ScorerError
 from scorer.games import all_games
 
@@ -416,9 +418,14 @@ def alternatives(sid: int, index: int) -> Response:
 @bp.post("/api/sessions/<int:sid>/answer")
 def answer(sid: int) -> Response:
     choice = _body().get("choice")
-    if not isinstance(choice, int) or isinstance(choice, bool):
-        raise SessionError("say which candidate: {\"choice\": 0}", 400)
     s = _session(sid)
+    if choice == SOMETHING_ELSE:
+        question = (s.snapshot().get("live") or {}).get("question")
+        if not question:
+            raise SessionError("there is no open question", 409)
+        choice = len(question["candidates"])
+    if not isinstance(choice, int) or isinstance(choice, bool):
+        raise SessionError(f"say which candidate: {{\"choice\": 0}}, or {{\"choice\": \"{SOMETHING_ELSE}\"}}", 400)
     s.answer(choice)
     return jsonify(seq=_seq(s))
 
