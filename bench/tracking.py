@@ -332,7 +332,9 @@ def run_camera(video: GameVideo, folder: Path, recogniser: object, profile: Path
 
 def truth_choice(question: object, committed: list[tuple[float, Event]], truth: list[Event]) -> int:
     """The candidate a player who saw the game would choose: the one after which the committed
-    events agree with the truth's for longest (by :func:`observable_key`; ties: the likelier)."""
+    events agree with the truth's for longest (by :func:`observable_key`), then the one whose
+    events share the most with the truth's as far as they go (a longest common subsequence: a shown
+    hand the tracker names by its cards alone still counts); ties: the likelier."""
     want = [observable_key(e) for e in truth]
 
     def agree(events: list[Event]) -> int:
@@ -343,9 +345,13 @@ def truth_choice(question: object, committed: list[tuple[float, Event]], truth: 
             n += 1
         return n
 
+    def shared(events: list[Event]) -> int:
+        keys = [observable_key(e) for e in events]
+        return len(lcs_pairs(keys, want[:len(keys)]))
+
     kept = [e for _, e in committed]
-    scores = [agree(kept[:len(kept) - c.retract] + list(c.events))  # type: ignore[attr-defined]
-              for c in question.candidates]  # type: ignore[attr-defined]
+    after = [kept[:len(kept) - c.retract] + list(c.events) for c in question.candidates]  # type: ignore[attr-defined]
+    scores = [(agree(events), shared(events)) for events in after]
     return max(range(len(scores)), key=lambda i: (scores[i], -i))
 
 

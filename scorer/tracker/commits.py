@@ -88,8 +88,10 @@ def finish(t: Tracker, at: float) -> Update:
     """The source ended at table time ``at`` (s) with the best hypothesis explaining the table:
     what it leads with is committed without waiting for ``hold_s``, an ambiguity between close
     hypotheses becomes a ``which-event`` question now, and when the round may have ended by events
-    that leave no trace an ``unseen`` question asks whether it did: its first candidate is that
-    nothing more happened, the others the shortest traceless sequences that settle the round."""
+    that leave no trace an ``unseen`` question asks whether it did: its candidates are that nothing
+    more happened and the shortest traceless sequences that settle the round; the first is that
+    nothing happened, unless one sequence alone can settle it (Poka's "no starting hand" after a
+    hand was shown): a recording of a round ends with the round, so that one comes first."""
     opts = t.options
     best = t._hyps[0]
     committed: tuple[Event, ...] = ()
@@ -112,7 +114,10 @@ def finish(t: Tracker, at: float) -> Update:
     endings = _unseen_endings(t)
     if endings:
         stay = Explanation((), 0.0, 0.0, (), t._shown)
-        candidates = (stay, *(Explanation(path, 0.0, 0.0, (), t._shown) for path in endings[:3]))
+        ends = tuple(Explanation(path, 0.0, 0.0, (), t._shown) for path in endings[:3])
+        # one traceless way alone to end the round (Poka's "no starting hand" after a hand shown):
+        # the likeliest, as a recording of a round ends with it; several: nothing is assumed
+        candidates = (*ends, stay) if len(endings) == 1 else (stay, *ends)
         text = (f"The source ended while {t.match.expecting()}. Did the round end by what the "
                 "camera cannot see? " + " | ".join(f"({i + 1}) {e.describe()}" for i, e in enumerate(candidates)))
         t.question = Question("unseen", text, candidates, at)

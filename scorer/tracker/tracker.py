@@ -206,9 +206,9 @@ class Tracker:
         ambiguity between close hypotheses becomes a ``which-event`` question now; a table no legal
         event explains is reported out of sync (at once, as if ``desync_after_s`` had passed). Then,
         when the round may have ended by events that leave no trace (Hachi-hachi: a round settled
-        by declarations alone), an ``unseen`` question asks whether it did: its first candidate is
-        that nothing more happened, the others the shortest traceless sequences that settle the
-        round (:func:`scorer.tracker.commits.finish`)."""
+        by declarations alone), an ``unseen`` question asks whether it did: its candidates are that
+        nothing more happened and the shortest traceless sequences that settle the round, in the
+        order :func:`scorer.tracker.commits.finish` says."""
         if self.match.is_over:
             return Update(state="synced")
         if self.question is not None:
