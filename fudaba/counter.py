@@ -27,8 +27,8 @@ the lock (the camera's follower refuses an answer to a question that changed mea
 Display (PROTOCOL.md, ``SET``): ``turn`` is the seat the game expects to act (0: none); ``pool``
 is Poka's pool of stones (0 for the other games); each seat's value is its running total mapped
 to −``leds_per_seat`` … +``leds_per_seat`` LEDs: Poka one LED per stone; Hachi-hachi one LED per
-:data:`HACHI_POINTS_PER_LED` points above or below zero; Bagaji (lowest total wins) one LED per
-:data:`BAGAJI_POINTS_PER_LED` points below (green) or above (red) the table's mean. Totals beyond
+30 points above or below zero; Bagaji (lowest total wins) one LED per 10 points below (green) or
+above (red) the table's mean: each game's :attr:`scorer.games.GameDescription.counter`. Totals beyond
 the strip are shown as a full row. While the camera is out of sync the brightness is halved (the
 strip dims until a player puts the table right).
 """
@@ -42,13 +42,10 @@ from typing import Any
 
 from firmware_bridge.protocol import MAX_SEATS, DisplayState
 from fudaba.session import Session, SessionError
+from scorer.games import game as game_spec
 
 log = logging.getLogger(__name__)
 
-HACHI_POINTS_PER_LED = 30
-"""Hachi-hachi: points per LED (12 points a kan: 2.5 kan per LED; ±300 points fill a row)."""
-BAGAJI_POINTS_PER_LED = 10
-"""Bagaji: points per LED from the table's mean."""
 DIM = 0.5
 """Brightness while the camera is out of sync."""
 
@@ -59,15 +56,9 @@ def _clamp(v: float, limit: int) -> int:
 
 def display_state(snapshot: dict[str, Any], leds_per_seat: int = 10, pool_leds: int = 10) -> DisplayState:
     """The device's display for a session snapshot (module docstring)."""
-    game = snapshot["session"]["game"]
+    scale = game_spec(snapshot["session"]["game"]).description.counter
     totals = list(snapshot["status"]["totals"])[:MAX_SEATS]
-    if game == "poka":
-        values = [_clamp(t, leds_per_seat) for t in totals]
-    elif game == "bagaji":
-        mean = sum(totals) / len(totals) if totals else 0.0
-        values = [_clamp((mean - t) / BAGAJI_POINTS_PER_LED, leds_per_seat) for t in totals]
-    else:
-        values = [_clamp(t / HACHI_POINTS_PER_LED, leds_per_seat) for t in totals]
+    values = [_clamp(v, leds_per_seat) for v in scale.leds(totals)]
     pool = snapshot.get("pool") or 0
     seat = snapshot["status"]["expects"]["seat"] or 0
     live = snapshot.get("live") or {}

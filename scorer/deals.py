@@ -79,9 +79,12 @@ def observer_deal(match: Match, face_up: Mapping[str, Sequence[str]], dealer: in
     Raises :class:`IllegalEventError` (rule ``deal-entry``) when no deal is due, a face-up field is
     missing or has the wrong number of cards, or the dealer is missing or not a seat; the engine's
     own checks (cards of the deck, each once) apply when the deal is applied or checked."""
+    from scorer.games import game as game_spec
+
     template = template if template is not None else deal_template(match)
     if template is None:
         raise IllegalEventError("deal-entry", f"no deal is due now ({match.expecting()})")
+    stock_counted = game_spec(match.GAME).description.stock_as_count
     values: dict[str, Any] = {}
     for f in fields(template):
         if f.name == "at":
@@ -90,7 +93,7 @@ def observer_deal(match: Match, face_up: Mapping[str, Sequence[str]], dealer: in
         if f.name == "hands":
             v = tuple(len(h) if isinstance(h, tuple) else h for h in v)
         elif f.name == "stock":
-            v = None if match.GAME == "poka" else (len(v) if isinstance(v, tuple) else v)
+            v = (len(v) if isinstance(v, tuple) else v) if stock_counted else None
         elif f.name in FACE_UP_FIELDS:
             want = len(v) if isinstance(v, tuple) else 1
             got = list(face_up.get(f.name) or ())

@@ -1,6 +1,11 @@
-"""The registry of games: name → :class:`GameSpec` (engine, rulesets, hand evaluator).
+"""The registry of games: name → :class:`GameSpec` (engine, rulesets, hand evaluator, and the
+game's :class:`GameDescription`: what the table, the camera, the tracker and the stone counter need
+to know of it beyond its engine).
 
-Game packages are imported lazily so that ``scorer.games`` itself stays cheap to import.
+Game packages are imported lazily so that ``scorer.games`` itself stays cheap to import. Each game
+is one folder ``scorer/<game>/``: its ``SPEC`` (in ``__init__.py``), its description
+(``describe.py``) and its tracker hooks (``tracking.py``); adding a game touches that folder, its
+line in :data:`GAME_MODULES` and its tests.
 """
 
 from __future__ import annotations
@@ -56,6 +61,56 @@ def more_needed(count: int) -> str:
 
 
 @dataclass(frozen=True)
+class CounterScale:
+    """How the stone counter shows a seat's total on its row of LEDs (:mod:`fudaba.counter`)."""
+
+    points_per_led: float = 1.0
+    """Points (or stones) one LED stands for."""
+    from_mean: bool = False
+    """True where a seat shows its distance from the table's mean, not its total."""
+    lower_is_better: bool = False
+    """True where a lower total is the better one (the LEDs then count down from the mean)."""
+
+    def leds(self, totals: Sequence[float]) -> list[float]:
+        """Each seat's LED count (unrounded, unclamped; negative: behind)."""
+        mean = sum(totals) / len(totals) if totals and self.from_mean else 0.0
+        sign = -1.0 if self.lower_is_better else 1.0
+        return [sign * (t - mean) / self.points_per_led for t in totals]
+
+
+@dataclass(frozen=True)
+class GameDescription:
+    """What a game is beyond its engine, for the table, the camera, the tracker and the counter.
+
+    Each game folder gives one, in ``scorer/<game>/describe.py``: nothing outside the folder names
+    a game to know these."""
+
+    centre_zone: str
+    """The shared face-up zone of the table (``field``, ``pile``, ``discard``), right of the stock."""
+    deck_family: str
+    """The recognition deck when none is chosen: ``hanafuda`` or ``playing``."""
+    counter: CounterScale
+    """How the stone counter shows the totals."""
+    tracking: str
+    """The module holding the tracker's hooks as ``HOOKS`` (imported on first use: :attr:`hooks`)."""
+    reveal: bool = False
+    """True where the concealed hands are laid face up when a round ends (Bagaji)."""
+    hidden_draws: bool = False
+    """True where a drawn card goes to a hidden hand unseen (the table sees a face-down card)."""
+    stock_as_count: bool = True
+    """True where a deal in observer form gives the stock as its number of cards (False: as null,
+    face down and unknown, Poka's deal having no count form; :func:`scorer.deals.observer_deal`)."""
+    final_places: Callable[[Any, Any], Any] | None = None
+    """``(places before, event) -> places after`` for an event that settled the round while the
+    engine kept no places (:func:`scorer.table.final_places`); None: no table change."""
+
+    @property
+    def hooks(self) -> Any:
+        """The tracker's hooks for this game (a :class:`scorer.tracker.hooks.GameHooks`)."""
+        return importlib.import_module(self.tracking).HOOKS
+
+
+@dataclass(frozen=True)
 class GameSpec:
     """Everything the CLI and the record layer need to know about one game."""
 
@@ -75,6 +130,8 @@ class GameSpec:
     """Most seated players (with the largest deck option)."""
     evaluate_hand: Callable[[Sequence[str], Any], HandReport]
     """Evaluate a hand of card ids under options (``fudaba hand``)."""
+    description: GameDescription
+    """What the table, camera, tracker and counter need beyond the engine."""
     summary: str = ""
     """A paragraph on the rules as implemented (``fudaba rules``)."""
 

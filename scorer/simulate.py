@@ -98,7 +98,7 @@ def entered_rounds(game_name: str, seats: int, seed: int,
             steps.append(EntryStep("deal", dealer=dealer, face_up=face))
             obs.apply(observer_deal(obs, face, dealer))
             continue
-        if ev.TYPE == "draw" and game_name == "bagaji":
+        if ev.TYPE == "draw" and spec.description.hidden_draws:
             ev = type(ev)(seat=ev.seat, card=None)  # type: ignore[attr-defined, call-arg]
         enter(ev)
         if obs.phase() == "showdown":

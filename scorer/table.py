@@ -292,36 +292,16 @@ def diff(before: Places | None, after: Places | None) -> list[tuple[str, str, st
 
 def final_places(game: str, before: Places, ev: Event) -> Places:
     """Where the cards are after ``ev`` when the engine settled the round with it and kept no
-    places: the table change of the event's own rules, else no change."""
-    t = ev.TYPE
-    seat = getattr(ev, "seat", None)
+    places: the table change of the event's own rules (the game's
+    :attr:`~scorer.games.GameDescription.final_places`), else no change."""
+    from scorer.games import game as game_spec
+
+    move = game_spec(game).description.final_places
+    if move is None:
+        return before
     try:
-        if game == "hachi-hachi" and t in ("play", "draw"):
-            src = f"hand:{seat}" if t == "play" else "stock"
-            month = ev.card[:2]  # type: ignore[attr-defined]
-            matches = [c for c in before["field"].known if c[:2] == month]
-            taken = [] if not matches else ([ev.capture] if len(matches) == 2 else matches)  # type: ignore[attr-defined]
-            out = before.take(src, ev.card)  # type: ignore[attr-defined]
-            if not taken:
-                return out.put("field", ev.card)  # type: ignore[attr-defined]
-            out = out.put(f"captured:{seat}", ev.card)  # type: ignore[attr-defined]
-            for c in taken:
-                out = out.move(c, "field", f"captured:{seat}")
-            return out
-        if game == "hachi-hachi" and t == "declare" and not ev.play:  # type: ignore[attr-defined]
-            return before.move_all(f"hand:{seat}", "stock")
-        if game == "poka" and t == "play":
-            return before.move(ev.card, f"hand:{seat}", "pile")  # type: ignore[attr-defined]
-        if game == "poka" and t == "table-card":
-            return before.move(ev.card, "stock", "pile")  # type: ignore[attr-defined]
-        if game == "bagaji" and t == "discard":
-            return before.move(ev.card, f"hand:{seat}", "discard")  # type: ignore[attr-defined]
-        if game == "bagaji" and t == "call":
-            top = before["discard"].known[-1]
-            out = before.move(top, "discard", f"meld:{seat}")
-            for c in ev.cards:  # type: ignore[attr-defined]
-                out = out.move(c, f"hand:{seat}", f"meld:{seat}")
-            return out
+        out: Places = move(before, ev)
     except (ValueError, KeyError, IndexError, AttributeError):
         return before
+    return out
     return before

@@ -12,12 +12,16 @@ import pytest
 from firmware_bridge.client import StoneCounterClient
 from firmware_bridge.emulator import Emulator
 from firmware_bridge.protocol import DisplayState
-from fudaba.counter import BAGAJI_POINTS_PER_LED, HACHI_POINTS_PER_LED, CounterLink, display_state
+from fudaba.counter import CounterLink, display_state
 from fudaba.session import Session, Sessions
 from fudaba.store import Store
+from scorer.games import game as game_spec
 from tests.test_session import enter_deal
 from tests.waiting import LONG
 from tests.waiting import wait_until as wait
+
+HACHI_POINTS_PER_LED = game_spec("hachi-hachi").description.counter.points_per_led
+BAGAJI_POINTS_PER_LED = game_spec("bagaji").description.counter.points_per_led
 
 
 def snap(game: str, totals: list[int], seat: int | None = None, pool: int | None = None,

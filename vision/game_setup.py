@@ -92,7 +92,7 @@ def resolve(game: str, players: int | None = None, ruleset: str | None = None,
     family = _family(match.deck)
     if deck is not None and deck != family:
         raise ReplayError(f"this {spec.title} match uses the {match.deck} deck, not {deck} cards"
-                          + (" (choose the deck with --option deck=…)" if spec.name == "bagaji" else ""))
+                          + (" (choose the deck with --option deck=…)" if choices else ""))
     return Setup(spec.name, name, opts, n, family, zone_layout(spec.name, n, family))
 
 

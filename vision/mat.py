@@ -446,7 +446,7 @@ def write_mat(layout: ZoneLayout, paper: str, out_pdf: str | Path, *, marker_mm:
 def mat_command(game: str, players: int, paper: str = "a3", deck: str | None = None, output: str | None = None,
                 marker_mm: float = DEFAULT_MARKER_MM, dpi: float = 300.0) -> str:
     """``fudaba mat``: check the arguments (ValueError with the reason), write the mat, and
-    return the report to print. The deck defaults to playing cards for Bagaji, else hanafuda."""
+    return the report to print. The deck defaults to the game's (playing cards for Bagaji, else hanafuda)."""
     from scorer.games import game as game_spec
     from vision.zones import zone_layout
 
@@ -455,7 +455,7 @@ def mat_command(game: str, players: int, paper: str = "a3", deck: str | None = N
         raise ValueError(f"{spec.title} seats {spec.seats} players, not {players}")
     if paper not in PAPERS:
         raise ValueError(f"unknown paper {paper!r}; papers: {', '.join(PAPERS)}")
-    deck = deck or (PLAYING if spec.name == "bagaji" else HANAFUDA)
+    deck = deck or spec.description.deck_family
     if deck not in (HANAFUDA, PLAYING):
         raise ValueError(f"unknown deck {deck!r}; decks: {HANAFUDA}, {PLAYING}")
     if not 72 <= dpi <= 600:

@@ -5,7 +5,8 @@ y down in a top-down view; the play area is the rectangle (0, 0)-(width, height)
 carry the ArUco markers 0-3 (design/ARCHITECTURE.md, "the table protocol").
 
 Zones (ARCHITECTURE.md): the centre holds ``stock`` (face-down, left) and the game's shared zone
-to its right — ``field`` (Hachi-hachi), ``pile`` (Poka) or ``discard`` (Bagaji) — and each seat has
+to its right (its :attr:`scorer.games.GameDescription.centre_zone`: ``field`` in Hachi-hachi,
+``pile`` in Poka, ``discard`` in Bagaji) — and each seat has
 a zone ``seat:N`` in front of it along a table edge for captures, melds and shown hands. Seats go
 counter-clockwise as seen from above (y down): bottom edge (left to right), right edge (bottom to
 top), top edge (right to left), left edge (top to bottom); seat 1 sits at the bottom. Each seat
@@ -37,9 +38,6 @@ SEAT_EDGES: dict[int, tuple[str, ...]] = {
     8: ("bottom", "bottom", "right", "right", "top", "top", "left", "left"),
 }
 """The edge of each seat (seat 1 first) for each player count, counter-clockwise."""
-
-CENTRE_ZONE = {"hachi-hachi": "field", "poka": "pile", "bagaji": "discard"}
-"""The shared face-up zone of each game."""
 
 ARM_REACH_MM = 320.0
 """How far beyond its edge a seat's arm entry point lies (shoulder distance from the table)."""
@@ -165,13 +163,15 @@ def area_for(players: int, deck: str) -> Point:
 
 
 def zone_layout(game: str, players: int, deck: str | None = None) -> ZoneLayout:
-    """The zones of ``game`` for ``players`` seats (deck: hanafuda unless the game is Bagaji)."""
+    """The zones of ``game`` for ``players`` seats (deck: the game's
+    :attr:`~scorer.games.GameDescription.deck_family` unless given)."""
+    from scorer.games import game as game_spec
+
     if players not in SEAT_EDGES:
         raise ValueError(f"zone layouts cover 1-8 seats, not {players}")
-    key = game.strip().lower()
-    if key not in CENTRE_ZONE:
-        raise ValueError(f"unknown game {game!r}; games: {', '.join(CENTRE_ZONE)}")
-    deck = deck or ("playing" if key == "bagaji" else "hanafuda")
+    spec = game_spec(game)
+    key, description = spec.name, spec.description
+    deck = deck or description.deck_family
     cw, ch = CARD_MM[deck]
     aw, ah = area_for(players, deck)
     band = ch + 40.0
@@ -180,7 +180,7 @@ def zone_layout(game: str, players: int, deck: str | None = None) -> ZoneLayout:
     cx0, cy0, cx1, cy1 = band, band, aw - band, ah - band
     stock_w = cw + 40.0
     zones.append(Zone("stock", _rect(cx0, cy0, cx0 + stock_w, cy1), 0.0))
-    zones.append(Zone(CENTRE_ZONE[key], _rect(cx0 + stock_w, cy0, cx1, cy1), 0.0))
+    zones.append(Zone(description.centre_zone, _rect(cx0 + stock_w, cy0, cx1, cy1), 0.0))
     # Seats: split each edge's stretch between its seats.
     edges = SEAT_EDGES[players]
     per_edge = {e: edges.count(e) for e in set(edges)}

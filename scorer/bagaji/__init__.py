@@ -6,6 +6,7 @@ Rules: section B of ``docs/rules.md`` (rules B1-B14). Modules: :mod:`options`
 
 from __future__ import annotations
 
+from scorer.bagaji.describe import DESCRIPTION
 from scorer.bagaji.engine import BagajiMatch, BagajiState
 from scorer.bagaji.hands import HandReport, evaluate_hand
 from scorer.bagaji.options import RULESETS, SEED, BagajiOptions
@@ -32,6 +33,7 @@ SPEC = GameSpec(
     min_players=2,
     max_players=8,
     evaluate_hand=evaluate_hand,
+    description=DESCRIPTION,
     summary=SUMMARY,
 )
 

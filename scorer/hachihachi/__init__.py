@@ -1,6 +1,7 @@
 """Hachi-hachi (八八): teyaku, dekiyaku, fields, settlement and the match engine (rules H1-H9)."""
 
 from scorer.games import GameSpec
+from scorer.hachihachi.describe import DESCRIPTION
 from scorer.hachihachi.engine import HachiHachi
 from scorer.hachihachi.events import EVENTS
 from scorer.hachihachi.hand import evaluate_hand
@@ -26,6 +27,7 @@ SPEC = GameSpec(
     min_players=3,
     max_players=7,
     evaluate_hand=evaluate_hand,
+    description=DESCRIPTION,
     summary=SUMMARY,
 )
 

@@ -9,6 +9,7 @@ Modules: :mod:`.options`
 from __future__ import annotations
 
 from scorer.games import GameSpec
+from scorer.poka.describe import DESCRIPTION
 from scorer.poka.engine import PokaMatch, PokaState
 from scorer.poka.events import EVENTS, Claim, Deal, NoClaim, Pass, Play, Reshuffle, TableCard
 from scorer.poka.hands import TEYAKU, HandReport, Teyaku, evaluate_hand, teyaku_held, wilds
@@ -41,6 +42,7 @@ SPEC = GameSpec(
     min_players=2,
     max_players=2,
     evaluate_hand=evaluate_hand,
+    description=DESCRIPTION,
     summary=SUMMARY,
 )
 

@@ -1,5 +1,5 @@
 """What the tracker needs to know of each game beyond its engine (:class:`GameHooks`, per game in
-:data:`GAME_HOOKS`).
+:data:`GAME_HOOKS`, each game's own in ``scorer/<game>/tracking.py``).
 
 A deal is built from the table: the engine's own random deal in observer form (hands and stock as
 counts, the face-up cards as seen; :func:`scorer.deals.observer_deal`), one per possible dealer and
@@ -15,7 +15,7 @@ card from and whose arm carries it out (the evidence of arms: :mod:`scorer.track
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import fields
 
 from scorer.deals import observer_deal
@@ -167,7 +167,7 @@ def _new_in_seats(match: Match, table: TableState, expected: TableState) -> dict
     return out
 
 
-class _ShowHooks(GameHooks):
+class ShowHooks(GameHooks):
     """Games where a claim shows cards from a hidden hand in the seat zone and takes them back."""
 
     claim_types: tuple[str, ...] = ("claim",)
@@ -197,56 +197,28 @@ class _ShowHooks(GameHooks):
         return None
 
 
-class _PokaHooks(_ShowHooks):
-    stock_reach_means_draw = True
+class _GameHooksByName(Mapping[str, GameHooks]):
+    """Every registered game's hooks (``scorer/<game>/tracking.py``), imported on first use."""
 
-    def claims(self, match: Match, seat: int, cards: tuple[str, ...]) -> list[Event]:
-        cls = match.EVENTS.types()["claim"]
-        return [cls(seat, cards, None)]
+    def __getitem__(self, name: str) -> GameHooks:
+        from scorer.games import GAME_MODULES, game
 
+        if name not in GAME_MODULES:
+            raise KeyError(name)
+        hooks: GameHooks = game(name).description.hooks
+        return hooks
 
-class _HachiHachiHooks(_ShowHooks):
-    claim_types = ("claim", "buyout")
-    seat_rows = True
+    def __iter__(self) -> Iterator[str]:
+        from scorer.games import GAME_MODULES
 
-    def claims(self, match: Match, seat: int, cards: tuple[str, ...]) -> list[Event]:
-        from scorer.hachihachi import teyaku as ty
+        return iter(GAME_MODULES)
 
-        types = match.EVENTS.types()
-        out: list[Event] = [types["buyout"](seat, cards)]
-        for name in ty.STANDARD_VALUES:
-            out.append(types["claim"](seat, name, cards))
-        return out
+    def __len__(self) -> int:
+        from scorer.games import GAME_MODULES
 
-
-class _BagajiHooks(_ShowHooks):
-    claim_types = ()
-
-    def plausible(self, events: list[Event], visible: frozenset[str]) -> list[Event]:
-        """Hidden hands make every unseen card a legal discard, exposure or show: keep those whose
-        cards the table shows (shows come from :meth:`shows`), every call (its pair must match the
-        last discard: few, and a misread pair must still be tried), and draws of an unseen card
-        (nobody but the drawer sees it) where the engine offers one."""
-        blind = {ev.seat for ev in events if ev.TYPE == "draw" and ev.card is None}  # type: ignore[attr-defined]
-        out = []
-        for ev in events:
-            if ev.TYPE == "show" or (ev.TYPE == "draw" and ev.card is not None and ev.seat in blind):  # type: ignore[attr-defined]
-                continue
-            if ev.TYPE == "call":
-                out.append(ev)
-                continue
-            cards = (ev.card,) if ev.TYPE == "discard" else getattr(ev, "cards", ())  # type: ignore[attr-defined]
-            if all(sight_name(c) in visible for c in cards):
-                out.append(ev)
-        return out
-
-    def claims(self, match: Match, seat: int, cards: tuple[str, ...]) -> list[Event]:
-        return [match.EVENTS.types()["show"](seat, cards)]
+        return len(GAME_MODULES)
 
 
-GAME_HOOKS: dict[str, GameHooks] = {
-    "poka": _PokaHooks(),
-    "hachi-hachi": _HachiHachiHooks(),
-    "bagaji": _BagajiHooks(),
-}
-"""Per game: how its deals and shown hands look to the tracker."""
+GAME_HOOKS: Mapping[str, GameHooks] = _GameHooksByName()
+"""Per game: how its deals and shown hands look to the tracker (each game's
+:attr:`scorer.games.GameDescription.hooks`)."""

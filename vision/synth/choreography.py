@@ -34,6 +34,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from scorer.events import Event
+from scorer.games import game as game_spec
 from scorer.places import Places
 from scorer.table import PILE_ZONES, diff, final_places, place_zone
 from vision.zones import ZoneLayout
@@ -42,8 +43,6 @@ SHOW_EVENTS = ("claim", "buyout")
 """Events whose ``cards`` are laid face up before anything else happens to them."""
 LIFT_MM = 35.0
 """Height of a carried card at the middle of its path (for its shadow)."""
-REVEAL_GAMES = ("bagaji",)
-"""Games whose concealed hands are laid face up after the round ends (see the module doc)."""
 REVEAL_ENDINGS = ("stop", "win", "exhausted")
 """Events that end a Bagaji round (besides a winning ``call``)."""
 REVEAL_HOLD_S = 3.0
@@ -443,7 +442,7 @@ def build_timeline(layout: ZoneLayout, card_mm: tuple[float, float], events: Seq
 
 def _ends_with_reveal(game: str, ev: Event) -> bool:
     """True when ``ev`` ends a round whose concealed hands are then laid face up (Bagaji)."""
-    return game in REVEAL_GAMES and (ev.TYPE in REVEAL_ENDINGS or (ev.TYPE == "call" and bool(getattr(ev, "win", False))))
+    return game_spec(game).description.reveal and (ev.TYPE in REVEAL_ENDINGS or (ev.TYPE == "call" and bool(getattr(ev, "win", False))))
 
 
 def _reveal(b: _Builder, first: int, after: Places) -> None:
