@@ -9,9 +9,10 @@ the order they came, into the session's own changes, written with source ``butto
 * the undo button (0), short press: undo the last event;
 * a seat button (1-8), short press: confirm — the camera's open ``confirm`` question is answered
   "yes" (its first candidate), otherwise a ``confirm`` line for the last event;
-* a seat button, long press: that seat passes — its legal event of type ``pass`` (Poka), else its
-  ``no-claim`` (Poka's claims), else ``declare`` with ``play: false`` (Hachi-hachi: retire);
-  refused when none is legal now;
+* a seat button, long press: that seat passes — the first of its legal events that matches the
+  game's :attr:`~scorer.games.GameDescription.passes` (Poka: ``pass``, else ``no-claim`` for its
+  claims; Hachi-hachi: ``declare`` with ``play: false``, retire; Bagaji: none); refused when none
+  is legal now;
 * the undo button, long press: nothing (a long press on undo is easy to make by mistake).
 
 A press the rules refuse changes nothing; the link's view (``last_press`` in the session's
@@ -177,7 +178,7 @@ class CounterLink:
         with self.session.lock:
             legal = self.session.snapshot()["manual"]["legal"]
             mine = [item["event"] for item in legal if item.get("seat") == seat]
-            for wanted in ({"type": "pass"}, {"type": "no-claim"}, {"type": "declare", "play": False}):
+            for wanted in game_spec(self.session.match.GAME).description.passes:
                 for ev in mine:
                     if all(ev.get(k) == v for k, v in wanted.items()):
                         self.session.submit(ev, source="button")

@@ -100,6 +100,9 @@ class GameDescription:
     stock_as_count: bool = True
     """True where a deal in observer form gives the stock as its number of cards (False: as null,
     face down and unknown, Poka's deal having no count form; :func:`scorer.deals.observer_deal`)."""
+    passes: tuple[Mapping[str, Any], ...] = ()
+    """A seat's pass (the stone counter's long press on a seat button): the first of these that a
+    legal event of the seat matches (every key equal), in this order; none: the game has no pass."""
     final_places: Callable[[Any, Any], Any] | None = None
     """``(places before, event) -> places after`` for an event that settled the round while the
     engine kept no places (:func:`scorer.table.final_places`); None: no table change."""

@@ -30,6 +30,8 @@ def test_every_game_is_described(name: str) -> None:
     assert isinstance(d.hooks, GameHooks)
     assert GAME_HOOKS[name] is d.hooks
     assert d.final_places is None or d.final_places.__module__.startswith(folder + ".")
+    assert all(isinstance(p.get("type"), str) for p in d.passes)
+    assert set(d.passes and {p["type"] for p in d.passes}) <= set(spec.match.EVENTS.types())
 
 
 def test_game_hooks_cover_the_registry() -> None:

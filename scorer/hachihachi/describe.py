@@ -35,6 +35,7 @@ DESCRIPTION = GameDescription(
     deck_family="hanafuda",
     counter=CounterScale(points_per_led=30),
     tracking="scorer.hachihachi.tracking",
+    passes=({"type": "declare", "play": False},),
     final_places=final_places,
 )
 """Hachi-hachi: 30 points per LED (12 points a kan: 2.5 kan per LED; ±300 points fill a row)."""

@@ -24,6 +24,7 @@ DESCRIPTION = GameDescription(
     counter=CounterScale(points_per_led=1),
     tracking="scorer.poka.tracking",
     stock_as_count=False,
+    passes=({"type": "pass"}, {"type": "no-claim"}),
     final_places=final_places,
 )
 """Poka: one stone per LED."""

@@ -20,6 +20,7 @@ import argparse
 import sys
 import time
 
+from scorer.games import GAME_MODULES
 from vision.synth.classes import SCHEMES
 
 
@@ -64,7 +65,7 @@ def _parser() -> argparse.ArgumentParser:
     t.add_argument("--deck", required=True, choices=("hanafuda", "playing"))
     t.add_argument("--art-dir")
     v = sub.add_parser("video", help="render a ground-truth game video from a rules-engine playout")
-    v.add_argument("--game", default="hachi-hachi", help="hachi-hachi, poka or bagaji")
+    v.add_argument("--game", default="hachi-hachi", help=", ".join(GAME_MODULES))
     v.add_argument("--ruleset", help="ruleset name (default: the game's default)")
     v.add_argument("--players", type=int, help="seats (default: 3; Poka 2)")
     v.add_argument("--rounds", type=int, default=1, help="rounds to play (default 1)")
