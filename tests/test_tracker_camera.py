@@ -56,7 +56,7 @@ def test_a_misread_committed_card_is_repaired_when_a_later_table_contradicts_it(
     done, retracted, questions = _settle(tr, _pile("01-ribbon", actors=(2,), history=("01-ribbon",)), 7.0, 2.0)
     assert retracted == 2 and not questions and tr.desync is None
     assert done == [Play(2, "01-crane"), Play(2, "01-plain-1"), Play(2, "01-ribbon")]
-    assert [e for e in match.events if isinstance(e, Play)] == done
+    assert [e for e in tr.match.events if isinstance(e, Play)] == done
 
 
 # ---------------------------------------------------------------------- rendered Hachi-hachi rounds

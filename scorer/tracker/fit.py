@@ -114,7 +114,7 @@ class Scorer:
         """:meth:`cost`, and its part from seat zones."""
         total = seats = 0.0
         under = under or {}
-        for z in set(pred) | set(self.zones):
+        for z in sorted(set(pred) | set(self.zones)):  # in order: float sums that do not hang on hashing
             names, down = pred.get(z, (Counter(), 0))
             hidden = under.get(z)
             key = (z, tuple(sorted(names.items())), down, gathering, tuple(sorted(hidden.items())) if hidden else ())
