@@ -43,8 +43,9 @@ from pathlib import Path
 
 import numpy as np
 
-from scorer.table import PILE_ZONES, SeenCard, TableState, ZoneState, sight_name
-from vision.synth.oracle import TimedState, zones_to_table
+from scorer.table import PILE_ZONES, SeenCard, TableState, ZoneState
+from vision.synth.choreography import Leg
+from vision.synth.oracle import TimedState, settled_frames, zones_to_table
 from vision.synth.video import GameVideo
 
 ARM_MISS = 0.02
@@ -280,36 +281,14 @@ class NoisyCamera:
 
     def states(self) -> Iterator[TimedState]:
         """The states the noisy stabiliser reports: every frame with no arm over the table."""
-        video = self.video
-        actors: list[int] = []
-        history: dict[str, list[str]] = {}
-        reached: set[str] = set()
         missed_legs: dict[float, bool] = {}
-        for f in range(video.frame_count):
-            t = video.time(f)
-            leg = video.timeline.leg_at(t)
-            zones = video.zones(f)
-            for pz in ("pile", "discard"):
-                ups = zones.get(pz, {}).get("up") if pz in zones else None
-                if ups:
-                    n = sight_name(str(ups[0]))  # type: ignore[index]
-                    seen = history.setdefault(pz, [])
-                    if not seen or seen[-1] != n:
-                        seen.append(n)
-            if leg.seat is not None:
-                if leg.t0 not in missed_legs:
-                    missed_legs[leg.t0] = bool(self._rng.random() < self._arm_miss)
-                    self.stats["arms"] += 1
-                    self.stats["arms_missed"] += missed_legs[leg.t0]
-                if missed_legs[leg.t0]:
-                    continue
-                if not actors or actors[-1] != leg.seat:
-                    actors.append(leg.seat)
-                for point in (leg.hand_from, leg.hand_to):
-                    zone = video.layout.zone_of(point)
-                    if zone is not None:
-                        reached.add(zone)
-                continue
-            table = self._table(zones, t, tuple(actors), {z: tuple(v) for z, v in history.items()}, frozenset(reached))
-            yield TimedState(f, t, table)
-            actors, history, reached = [], {}, set()
+
+        def seen(leg: Leg) -> bool:
+            if leg.t0 not in missed_legs:
+                missed_legs[leg.t0] = bool(self._rng.random() < self._arm_miss)
+                self.stats["arms"] += 1
+                self.stats["arms_missed"] += missed_legs[leg.t0]
+            return not missed_legs[leg.t0]
+
+        for sf in settled_frames(self.video, seen):
+            yield TimedState(sf.frame, sf.t, self._table(sf.zones, sf.t, sf.actors, sf.history, sf.reached))

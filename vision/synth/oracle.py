@@ -14,12 +14,13 @@ alone. Times are video seconds (frame index / fps).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import numpy as np
 
 from scorer.table import PILE_ZONES, SeenCard, TableState, ZoneState, sight_name
+from vision.synth.choreography import Leg
 from vision.synth.video import GameVideo
 
 
@@ -62,10 +63,24 @@ def _misread(table: TableState, names: list[str], rate: float, rng: np.random.Ge
     return TableState(zones, table.t, table.actors, table.history)
 
 
-def perfect_states(video: GameVideo, misread: float = 0.0, seed: int = 0) -> Iterator[TimedState]:
-    """The states a perfect stabiliser reports: every frame with no arm over the table."""
-    rng = np.random.Generator(np.random.PCG64(seed))
-    names = sorted({sight_name(c) for c in _deck_ids(video)})
+@dataclass(frozen=True, slots=True)
+class SettledFrame:
+    """A frame with no arm over the table and what was seen since the previous such frame."""
+
+    frame: int
+    t: float
+    zones: dict[str, dict[str, object]]
+    """:meth:`GameVideo.zones` of the frame."""
+    actors: tuple[int, ...]
+    history: dict[str, tuple[str, ...]]
+    reached: frozenset[str]
+
+
+def settled_frames(video: GameVideo, arm_seen: Callable[[Leg], bool] | None = None) -> Iterator[SettledFrame]:
+    """Every frame with no arm over the table, with the seats whose arms were seen since the
+    previous one (``actors``, a seat repeated in a row once), the pile tops seen meanwhile
+    (``history``) and the zones the arms' hands went into (``reached``). ``arm_seen(leg)``: whether
+    an arm's action is seen at all (default: every one); one not seen adds nothing."""
     actors: list[int] = []
     history: dict[str, list[str]] = {}
     reached: set[str] = set()
@@ -81,6 +96,8 @@ def perfect_states(video: GameVideo, misread: float = 0.0, seed: int = 0) -> Ite
                 if not seen or seen[-1] != n:
                     seen.append(n)
         if leg.seat is not None:
+            if arm_seen is not None and not arm_seen(leg):
+                continue
             if not actors or actors[-1] != leg.seat:
                 actors.append(leg.seat)
             for point in (leg.hand_from, leg.hand_to):
@@ -88,12 +105,20 @@ def perfect_states(video: GameVideo, misread: float = 0.0, seed: int = 0) -> Ite
                 if zone is not None:
                     reached.add(zone)
             continue
-        table = zones_to_table(zones, t, tuple(actors), {z: tuple(v) for z, v in history.items()})
-        table = TableState(table.zones, table.t, table.actors, table.history, frozenset(reached))
+        yield SettledFrame(f, t, zones, tuple(actors), {z: tuple(v) for z, v in history.items()}, frozenset(reached))
+        actors, history, reached = [], {}, set()
+
+
+def perfect_states(video: GameVideo, misread: float = 0.0, seed: int = 0) -> Iterator[TimedState]:
+    """The states a perfect stabiliser reports: every frame with no arm over the table."""
+    rng = np.random.Generator(np.random.PCG64(seed))
+    names = sorted({sight_name(c) for c in _deck_ids(video)})
+    for sf in settled_frames(video):
+        table = zones_to_table(sf.zones, sf.t, sf.actors, sf.history)
+        table = TableState(table.zones, table.t, table.actors, table.history, sf.reached)
         if misread > 0:
             table = _misread(table, names, misread, rng)
-        yield TimedState(f, t, table)
-        actors, history, reached = [], {}, set()
+        yield TimedState(sf.frame, sf.t, table)
 
 
 def _deck_ids(video: GameVideo) -> list[str]:
