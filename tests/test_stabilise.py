@@ -10,6 +10,8 @@ import pytest
 np = pytest.importorskip("numpy")
 cv2 = pytest.importorskip("cv2")
 
+from drawn_table import calibration, card_poly  # noqa: E402
+
 from scorer.table import TableState  # noqa: E402
 from vision.calibrate import Calibration  # noqa: E402
 from vision.stabilise import Stabiliser, seen_card  # noqa: E402
@@ -26,19 +28,11 @@ SKIN = (150, 180, 225)
 
 # ---------------------------------------------------------------------- a drawn table
 def _calibration(t: float = 0.0) -> Calibration:
-    to_frame = np.array([[1.0, 0, MARGIN], [0, 1.0, MARGIN], [0, 0, 1.0]])
-    to_table = np.linalg.inv(to_frame)
-    to_frame.setflags(write=False)
-    to_table.setflags(write=False)
-    return Calibration(to_table, to_frame, LAYOUT.area_mm, (0, 1, 2, 3), 0.0, t, "markers", False)
+    return calibration(LAYOUT.area_mm, t, 1.0, MARGIN)
 
 
 def _card_poly(centre: tuple[float, float], angle: float = 0.0) -> np.ndarray:
-    w, h = CARD
-    pts = np.array([[-w / 2, -h / 2], [w / 2, -h / 2], [w / 2, h / 2], [-w / 2, h / 2]])
-    a = np.radians(angle)
-    rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
-    return pts @ rot.T + centre
+    return card_poly(centre, CARD, angle)
 
 
 _SHAPE = (AH + 2 * MARGIN, AW + 2 * MARGIN, 3)
