@@ -188,6 +188,25 @@ def acceptance_rows(known: tuple[str, str] = KNOWN_STYLES, enrolled: str = ENROL
     return rows
 
 
+SUBSETS = ("camera-24",)
+"""Named subsets of the acceptance rows (``--subset``)."""
+
+
+def subset_rows(rows: list[Row], name: str) -> list[Row]:
+    """The acceptance rows of subset ``name``. ``camera-24`` (issue 49's camera check): 8 rows per game,
+    each camera-difficulty pair twice, the known hanafuda styles only (no enrolment): Poka and
+    Hachi-hachi the first eight (mantia and classic over the four pairs), Bagaji the ``hanafuda-1x``
+    rows in a known style (its playing-card rows belong to the playing-card issue)."""
+    if name != "camera-24":
+        raise ValueError(f"unknown subset {name!r}; known: {', '.join(SUBSETS)}")
+    out: list[Row] = []
+    for g in ("poka", "hachi-hachi", "bagaji"):
+        mine = [r for r in rows if r.game == g and not r.enrolled and r.style in KNOWN_STYLES
+                and (g != "bagaji" or r.deck == "hanafuda-1x")]
+        out.extend(mine[:8])
+    return out
+
+
 def target_of(row: dict) -> str:
     """Which target a result row counts towards: ``normal`` (top-down, normal difficulty) or ``hard-or-tilted``."""
     return "normal" if row["camera"] == "top" and row["difficulty"] == "normal" else "hard-or-tilted"
@@ -461,8 +480,28 @@ def run_one(row: Row, args: argparse.Namespace, profile: Path | None = None) -> 
     }
 
 
+def row_file(row: Row, args: argparse.Namespace) -> Path:
+    """Where one row's figures are kept as it finishes (``--resume`` reads them back): under
+    ``--rows-dir``, one folder per perception (with its noise and answers), one file per row."""
+    key = args.perception + (f"-{args.noise:g}" if args.perception == "noisy" else "") + (
+        "-answered" if args.answers == "truth" else "") + (f"-misread-{args.misread:g}" if args.misread else "")
+    return args.rows_dir / key / f"{row.tag}.json"
+
+
 def _run_item(item: tuple[Row, argparse.Namespace, Path | None]) -> dict:
-    return run_one(*item)
+    row, args, profile = item
+    path = row_file(row, args)
+    if args.resume and path.is_file():
+        try:
+            return json.loads(path.read_text())
+        except (OSError, json.JSONDecodeError):
+            print(f"{path}: unreadable, running the row again", flush=True)
+    res = run_one(row, args, profile)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".part")
+    tmp.write_text(json.dumps(res, indent=1))
+    tmp.replace(path)
+    return res
 
 
 def run_rows(rows: list[Row], args: argparse.Namespace, profiles: dict[str, Path]) -> list[dict]:
@@ -566,7 +605,8 @@ def acceptance(args: argparse.Namespace) -> int:
         print(f"--enrolled-style {args.enrolled_style} is one of the known styles {', '.join(KNOWN_STYLES)}")
         return 2
     rows = acceptance_rows(enrolled=args.enrolled_style)
-    selected = [r for r in rows if not args.only or args.only in r.tag]
+    selected = subset_rows(rows, args.subset) if args.subset else rows
+    selected = [r for r in selected if not args.only or args.only in r.tag]
     if not selected:
         print(f"no acceptance row's tag contains {args.only!r}; tags look like {rows[0].tag}")
         return 2
@@ -591,7 +631,7 @@ def acceptance(args: argparse.Namespace) -> int:
     print(f"{len(results)} videos in {time.perf_counter() - started:.0f} s")
     out = {"acceptance": True, "perception": args.perception, "answers": args.answers, "misread": args.misread,
            "noise": args.noise if args.perception == "noisy" else None, "rounds": args.rounds,
-           "only": args.only, "art_dir": args.art_dir, "models": args.models, "known_styles": list(KNOWN_STYLES),
+           "only": args.only, "subset": args.subset, "art_dir": args.art_dir, "models": args.models, "known_styles": list(KNOWN_STYLES),
            "enrolled_style": args.enrolled_style, "enrolled_style_trained": enrolled_trained,
            "trained_styles": {d: list(v) for d, v in trained.items()},
            "profiles": {k: str(v) for k, v in profiles.items()}, "grid_seed": GRID_SEED,
@@ -599,6 +639,7 @@ def acceptance(args: argparse.Namespace) -> int:
     path = args.json or Path("bench/out") / (f"tracking-acceptance-{args.perception}"
                                              + (f"-{args.noise:g}" if args.perception == "noisy" else "")
                                              + ("-answered" if args.answers == "truth" else "")
+                                             + (f"-{args.subset}" if args.subset else "")
                                              + (f"-only-{_safe(args.only)}" if args.only else "") + ".json")
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(out, indent=1))
@@ -634,6 +675,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--acceptance", action="store_true",
                    help="issue 36's acceptance videos (72, fixed; see above) instead of --games/--seeds/--style/…")
     p.add_argument("--only", metavar="SUBSTRING", help="run only the videos whose tag contains SUBSTRING")
+    p.add_argument("--subset", choices=SUBSETS, default=None,
+                   help="--acceptance: a named subset of the rows (camera-24: issue 49's 8 rows per game through the "
+                        "camera, known styles, Bagaji with hanafuda-1x)")
+    p.add_argument("--rows-dir", type=Path, default=Path("bench/out/rows"),
+                   help="each finished row's figures go to ROWS_DIR/PERCEPTION/TAG.json (default bench/out/rows)")
+    p.add_argument("--resume", action="store_true",
+                   help="reuse the rows already in --rows-dir instead of running them again (a long run that stopped)")
     p.add_argument("--enrolled-style", default=ENROLLED_STYLE,
                    help=f"--acceptance: the hanafuda style followed with an enrolled profile (default {ENROLLED_STYLE})")
     p.add_argument("--enrol-practice", type=int, default=ENROL_PRACTICE,
