@@ -349,11 +349,18 @@ def run_camera(video: GameVideo, folder: Path, recogniser: object, profile: Path
             "recognitions": summary["recognitions"]}
 
 
+END_QUESTIONS = 4
+"""At the source's end, questions answered one after another at most (``fudaba replay``'s
+:data:`vision.follow.END_QUESTIONS`)."""
+
+
 def truth_choice(question: object, committed: list[tuple[float, Event]], truth: list[Event]) -> int:
     """The candidate a player who saw the game would choose: the one after which the committed
     events agree with the truth's for longest (by :func:`observable_key`), then the one whose
     events share the most with the truth's as far as they go (a longest common subsequence: a shown
-    hand the tracker names by its cards alone still counts); ties: the likelier."""
+    hand the tracker names by its cards alone still counts), then the one whose events' cards the
+    truth's events of the same type and seat hold most of (a hand shown in two parts, the second
+    named at a ``hidden-card`` question); ties: the likelier."""
     want = [observable_key(e) for e in truth]
 
     def agree(events: list[Event]) -> int:
@@ -368,9 +375,19 @@ def truth_choice(question: object, committed: list[tuple[float, Event]], truth: 
         keys = [observable_key(e) for e in events]
         return len(lcs_pairs(keys, want[:len(keys)]))
 
+    held: dict[tuple, Counter[str]] = {}
+    for e in truth:
+        held.setdefault((e.TYPE, getattr(e, "seat", None)), Counter()).update(
+            sight_name(c) for c in getattr(e, "cards", ()) if isinstance(c, str))
+
+    def cards_held(events: tuple[Event, ...]) -> int:
+        return sum(sight_name(c) in held.get((e.TYPE, getattr(e, "seat", None)), ())
+                   for e in events for c in getattr(e, "cards", ()) if isinstance(c, str))
+
     kept = [e for _, e in committed]
     after = [kept[:len(kept) - c.retract] + list(c.events) for c in question.candidates]  # type: ignore[attr-defined]
-    scores = [(agree(events), shared(events)) for events in after]
+    scores = [(agree(events), shared(events), cards_held(c.events))
+              for events, c in zip(after, question.candidates, strict=True)]  # type: ignore[attr-defined]
     return max(range(len(scores)), key=lambda i: (scores[i], -i))
 
 
@@ -400,12 +417,11 @@ def run_perfect(video: GameVideo, misread: float, seed: int, answers: str = "gue
     guesses = 0
     started = time.perf_counter()
     t = 0.0
-    for ts in [*source, None] if camera is None else _then_none(source):
-        # after the last state the source ends: Tracker.finish, as `fudaba replay` does
-        u = tracker.update(ts.table, ts.t) if ts is not None else tracker.finish(t)
+
+    def step(u) -> None:  # noqa: ANN001 - one tracker update: commits, states, the question answered
+        nonlocal previous, guesses
         if camera is not None and getattr(u, "reread", None):
             camera.reread(u.reread)
-        t = ts.t if ts is not None else t
         del committed[len(committed) - u.retracted:]
         committed.extend((t, e) for e in u.committed)
         if u.source == "resync" and (u.committed or u.retracted or u.question is not None):
@@ -420,17 +436,22 @@ def run_perfect(video: GameVideo, misread: float, seed: int, answers: str = "gue
             del committed[len(committed) - u.question.candidates[pick].retract:]
             committed.extend((t, e) for e in tracker.choose(pick))
             guesses += answers == "guess"
-        previous = u.state
+        previous = "answered" if u.question is not None else u.state  # the next question is another
+
+    for ts in source:
+        t = ts.t
+        step(tracker.update(ts.table, ts.t))
+    # the source ended: Tracker.finish, as `fudaba replay` does, again after each question answered
+    for _ in range(END_QUESTIONS):
+        u = tracker.finish(t)
+        step(u)
+        if u.question is None:
+            break
     seconds = time.perf_counter() - started
     return {"committed": committed, "results": [r.changes for r in tracker.match.results], "questions": states["question"],
             "guesses": guesses, "desyncs": states["out-of-sync"], "resyncs": states["resync"], "kinds": dict(kinds),
             "seconds": seconds, "speed": video.timeline.duration / max(seconds, 1e-9),
             "noise": dict(camera.stats) if camera is not None else None}
-
-
-def _then_none(states):  # noqa: ANN001, ANN202 - a generator read lazily (re-reads reach it in time)
-    yield from states
-    yield None
 
 
 

@@ -81,6 +81,11 @@ thread to handle them (after it they are still handled, later)."""
 Say = Callable[[str], None]
 
 
+END_QUESTIONS = 4
+"""When the source ends, questions answered one after another at most (an answer may leave
+another open: the round it settles shows a hand with a card the camera did not see)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Seen:
     """The last frame and what was made of it (for pictures of the table)."""
@@ -351,12 +356,15 @@ class Follower:
             self._publish()
             return
         t = self.tally.last_t
-        self._handle(self.tracker.finish(t), t, "camera")
-        q = self.tracker.question
-        if q is not None:
+        for _ in range(END_QUESTIONS):  # an answer may leave another question (a hand's unseen card)
+            self._handle(self.tracker.finish(t), t, "camera")
+            q = self.tracker.question
+            if q is None:
+                break
             choice = self.answers.at_end(q, t)
-            if choice is not None:
-                self._answer(choice, t, "question")
+            if choice is None:
+                break
+            self._answer(choice, t, "question")
         self._publish()
 
     def _no_markers(self, ended: bool) -> str:

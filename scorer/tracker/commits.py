@@ -50,8 +50,11 @@ def decide(t: Tracker, table: TableState, at: float, best: Explanation) -> Updat
     prefix = common_prefix([h.events for h in close])
     if not best.events:
         t._ambiguous_since = None
-        t.question = None
         t._lead = None
+        hidden = hidden_cards(t, at)
+        if hidden is not None:
+            return replace(hidden, best=best)
+        t.question = None
         return Update(state="synced", best=best)
     if not prefix:
         prefix = same_outcome_prefix(t, best, close)
@@ -111,6 +114,9 @@ def finish(t: Tracker, at: float) -> Update:
             close = close_to(best, t._hyps, opts.margin)
             update = ambiguous(t, best, close, at, now=True)
             return replace(update, committed=committed)
+    hidden = hidden_cards(t, at, now=True)
+    if hidden is not None:
+        return replace(hidden, committed=committed)
     endings = _unseen_endings(t)
     if endings:
         stay = Explanation((), 0.0, 0.0, (), t._shown)
@@ -123,6 +129,32 @@ def finish(t: Tracker, at: float) -> Update:
         t.question = Question("unseen", text, candidates, at)
         return Update(committed=committed, state="question", question=t.question)
     return Update(committed=committed, state="synced", best=t._hyps[0])
+
+
+def hidden_cards(t: Tracker, at: float, now: bool = False) -> Update | None:
+    """A hand laid face up whose cards the camera did not all see (the game's
+    :meth:`~scorer.tracker.hooks.GameHooks.partly_shown`), in sync and with nothing pending: after
+    ``ask_after_s`` (``now``: at once) a ``hidden-card`` question whose candidates are the ways to
+    name the cards not seen (:meth:`~scorer.tracker.hooks.GameHooks.completing_shows`), for the
+    first such seat; None while there is none or it waits."""
+    seats = t._hooks.partly_shown(t.match)
+    if not seats:
+        t._hidden_since = None
+        return None
+    if t.question is not None and t.question.kind == "hidden-card":
+        return Update(state="question", question=t.question)
+    if t._hidden_since is None:
+        t._hidden_since = at
+    if not now and at - t._hidden_since < t.options.ask_after_s:
+        return None
+    shows = t._hooks.completing_shows(t.match, seats[0])
+    if not shows:
+        return None
+    candidates = tuple(Explanation((ev,), 0.0, 0.0, (), t._shown) for ev in shows)
+    text = (f"Seat {seats[0]} laid down a hand of which the camera did not see every card: which "
+            "cards are they? " + " | ".join(f"({i + 1}) {e.describe()}" for i, e in enumerate(candidates[:4])))
+    t.question = Question("hidden-card", text, candidates, t._hidden_since)
+    return Update(state="question", question=t.question)
 
 
 def commit(t: Tracker, events: tuple[Event, ...]) -> tuple[Event, ...]:

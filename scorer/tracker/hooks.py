@@ -25,7 +25,7 @@ from scorer.match import Match
 from scorer.table import SeenCard, TableState, expected_table, sight_name
 
 
-def _ids_for(names: Iterable[str], pool: Counter[str]) -> list[str] | None:
+def ids_for(names: Iterable[str], pool: Counter[str]) -> list[str] | None:
     """Card ids for sight names, taken from ``pool`` (a multiset of ids); None when one is missing."""
     pool = Counter(pool)
     out = []
@@ -79,7 +79,7 @@ def _observer_deals(template: Event, table: TableState, match: Match, dealer: in
             zone = "field" if f.name == "field" else "pile"
             found = []
             for names in face_up_names(table.zone(zone).up, want, all_names):
-                got = _ids_for(sorted(names) if f.name == "field" else names, ids)
+                got = ids_for(sorted(names) if f.name == "field" else names, ids)
                 if got is not None:
                     found.append(got)
             if not found:
@@ -129,6 +129,17 @@ class GameHooks:
 
     def shows(self, match: Match, table: TableState) -> list[Event]:
         """Candidate events that lay cards face up in a seat zone (claims, buy-outs, showdowns)."""
+        return []
+
+    def partly_shown(self, match: Match) -> tuple[int, ...]:
+        """The seats whose hand the rules have laid face up but some of whose cards no show has
+        named yet (a camera missed them): their zones are read again and, when they stay unseen,
+        the players are asked (:meth:`completing_shows`). None by default."""
+        return ()
+
+    def completing_shows(self, match: Match, seat: int) -> list[Event]:
+        """The events that would name the cards of ``seat``'s partly shown hand that are still
+        concealed (:meth:`partly_shown`), every way the unseen cards allow."""
         return []
 
     def plausible(self, events: list[Event], visible: frozenset[str]) -> list[Event]:
@@ -181,7 +192,7 @@ class ShowHooks(GameHooks):
         for seat, names in _new_in_seats(match, table, expected).items():
             hand = places[f"hand:{seat}"]
             pool = Counter(places.unseen) + Counter(hand.known)
-            ids = _ids_for(names, pool)
+            ids = ids_for(names, pool)
             if ids is None:
                 continue
             out.extend(ev for ev in self.claims(match, seat, tuple(ids)) if match.check(ev) is None)

@@ -79,6 +79,8 @@ class Tracker:
         self._ambiguous_since: float | None = None
         self._unexplained_since: float | None = None
         self._reread_for: tuple | None = None
+        self._hidden_since: float | None = None
+        """Table time (s) since which a hand laid face up has had cards the camera did not see."""
         """The signature of the table whose contradicted zones were last asked to be read again."""
         self._entry = False
         """A player answered "something else": wait for what they enter by hand (:meth:`something_else`)."""
@@ -171,7 +173,15 @@ class Tracker:
         it sees: where the leading explanation's table and the seen one differ, asked once per
         table seen (:attr:`Update.reread`)."""
         update = self._decided(table, at)
-        if update.state == "synced" or table.signature() == self._reread_for:
+        if table.signature() == self._reread_for:
+            return update
+        if update.state in ("synced", "question") and not (update.best and update.best.events):
+            partly = self._hooks.partly_shown(self.match)
+            if partly:
+                # a hand laid face up with cards not seen: read its zone again
+                self._reread_for = table.signature()
+                return replace(update, reread=frozenset(f"seat:{seat}" for seat in partly))
+        if update.state == "synced":
             return update
         self._reread_for = table.signature()
         best = self._hyps[0] if self._hyps and math.isfinite(self._hyps[0].cost) else Explanation((), 0.0, 0.0, (), self._shown)

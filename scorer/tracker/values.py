@@ -60,7 +60,8 @@ class Question:
     """``which-event`` (several explanations stay close), ``repair`` (several repairs of a
     committed card explain the table as well: :mod:`scorer.tracker.repair`) or ``unseen`` (the
     source ended where the round may have ended by events that leave no trace:
-    :meth:`Tracker.finish`) or ``confirm`` (an event that changes stones, waiting for a
+    :meth:`Tracker.finish`), ``hidden-card`` (a hand laid face up with cards the camera did not
+    see: :func:`scorer.tracker.commits.hidden_cards`) or ``confirm`` (an event that changes stones, waiting for a
     player's word: :attr:`TrackerOptions.confirm_stones`)."""
     text: str
     candidates: tuple[Explanation, ...]
