@@ -87,6 +87,11 @@ def decide(t: Tracker, table: TableState, at: float, best: Explanation) -> Updat
                   best=t._hyps[0])
 
 
+UNSEEN_ENDINGS = 8
+"""At most this many traceless endings are offered at an ``unseen`` question (a page shows the
+first few and "something else")."""
+
+
 def finish(t: Tracker, at: float) -> Update:
     """The source ended at table time ``at`` (s) with the best hypothesis explaining the table:
     what it leads with is committed without waiting for ``hold_s``, an ambiguity between close
@@ -117,10 +122,13 @@ def finish(t: Tracker, at: float) -> Update:
     hidden = hidden_cards(t, at, now=True)
     if hidden is not None:
         return replace(hidden, committed=committed)
+    if t._unseen_asked == t.match.event_count:  # asked at this point and answered "nothing happened"
+        return Update(committed=committed, state="synced", best=t._hyps[0])
     endings = _unseen_endings(t)
     if endings:
+        t._unseen_asked = t.match.event_count
         stay = Explanation((), 0.0, 0.0, (), t._shown)
-        ends = tuple(Explanation(path, 0.0, 0.0, (), t._shown) for path in endings[:3])
+        ends = tuple(Explanation(path, 0.0, 0.0, (), t._shown) for path in endings[:UNSEEN_ENDINGS])
         # one traceless way alone to end the round (Poka's "no starting hand" after a hand shown):
         # the likeliest, as a recording of a round ends with it; several: nothing is assumed
         candidates = (*ends, stay) if len(endings) == 1 else (stay, *ends)

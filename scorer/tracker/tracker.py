@@ -79,9 +79,11 @@ class Tracker:
         self._ambiguous_since: float | None = None
         self._unexplained_since: float | None = None
         self._reread_for: tuple | None = None
+        """The signature of the table whose contradicted zones were last asked to be read again."""
         self._hidden_since: float | None = None
         """Table time (s) since which a hand laid face up has had cards the camera did not see."""
-        """The signature of the table whose contradicted zones were last asked to be read again."""
+        self._unseen_asked: int | None = None
+        """The match's event count when the source's end last asked an ``unseen`` question."""
         self._entry = False
         """A player answered "something else": wait for what they enter by hand (:meth:`something_else`)."""
         self._resync_tried: set[tuple] = set()
@@ -298,6 +300,8 @@ class Tracker:
         """Hypotheses afresh from the committed game; no lead, question or desync."""
         self._entry = False
         self._hyps = [Explanation((), 0.0, 0.0, (), self._shown)]
+        self._hidden_since = None
+        self._unseen_asked = None
         self._signature = None
         self._lead = None
         self._ambiguous_since = None
