@@ -4,13 +4,16 @@ to know of it beyond its engine).
 
 Game packages are imported lazily so that ``scorer.games`` itself stays cheap to import. Each game
 is one folder ``scorer/<game>/``: its ``SPEC`` (in ``__init__.py``), its description
-(``describe.py``) and its tracker hooks (``tracking.py``); adding a game touches that folder, its
-line in :data:`GAME_MODULES` and its tests.
+(``describe.py``), its tracker hooks (``tracking.py``) and the page's texts of it (``texts.json``:
+:attr:`GameDescription.texts`); adding a game touches that folder, its line in
+:data:`GAME_MODULES` and its tests.
 """
 
 from __future__ import annotations
 
+import functools
 import importlib
+import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -111,6 +114,38 @@ class GameDescription:
     def hooks(self) -> Any:
         """The tracker's hooks for this game (a :class:`scorer.tracker.hooks.GameHooks`)."""
         return importlib.import_module(self.tracking).HOOKS
+
+    @property
+    def package(self) -> str:
+        """The game's folder as a package (``scorer.poka``): the one holding its tracker hooks."""
+        return self.tracking.rpartition(".")[0]
+
+    @property
+    def texts(self) -> Mapping[str, Any]:
+        """The page's texts of this game, in English, Japanese and Russian (``texts.json`` in the
+        game's folder, read once; the dashboard's ``gametext.js`` says them):
+
+        * ``events``: event type → variants, each ``{"if": field (optional), "en": …, "ja": …,
+          "ru": …}``; the first variant whose ``if`` field is truthy in the event's JSON applies,
+          else the last one without ``if``. ``{field}`` in a template is the event's field: a seat
+          (``seat``, ``dealer``) by the player's name, a list of cards by their names, ``teyaku`` as
+          it is, any other string as a card's name;
+        * ``expects``: phase (:meth:`scorer.match.Match.expects`) → ``{"en": …, "ja": …, "ru": …}``,
+          ``{seat}`` the seat to act;
+        * ``types``: event type → ``{"ja": …, "ru": …}``, the type's name.
+
+        Event types and phases every game shares (the deal without a game's sentence, the reshuffle,
+        a deal due, the match over) are said by ``gametext.js`` itself. Read-only: shared by every
+        caller."""
+        return _texts(self.package)
+
+
+@functools.cache
+def _texts(package: str) -> dict[str, Any]:
+    from importlib import resources
+
+    data: dict[str, Any] = json.loads(resources.files(package).joinpath("texts.json").read_text(encoding="utf-8"))
+    return data
 
 
 @dataclass(frozen=True)

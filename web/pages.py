@@ -22,6 +22,7 @@ from flask import (
 
 from fudaba.session import SessionError
 from scorer.cards import all_cards, decks
+from scorer.games import all_games
 
 bp = Blueprint("pages", __name__)
 
@@ -33,7 +34,8 @@ def _ext() -> dict[str, Any]:
 @bp.get("/")
 def home() -> str:
     urls = _ext()["config"].join_urls
-    return render_template("home.html", join=[(u, _qr_svg(u)) for u in urls], card_names=card_names("hanafuda"))
+    return render_template("home.html", join=[(u, _qr_svg(u)) for u in urls], card_names=card_names("hanafuda"),
+                           game_texts=game_texts())
 
 
 def _qr_svg(url: str) -> str:
@@ -56,7 +58,8 @@ def session_page(sid: int) -> Any:
         abort(404, f"there is no session {sid}")
     family = decks()[s.header.deck].family
     return render_template("session.html", sid=sid, title=s.title, family=family,
-                           counter=_ext()["config"].counter is not None, card_names=card_names(family))
+                           counter=_ext()["config"].counter is not None, card_names=card_names(family),
+                           game_texts=game_texts())
 
 
 @functools.cache
@@ -64,6 +67,12 @@ def card_names(family: str) -> dict[str, list[Any]]:
     """The cards of ``family`` for the page to name them: id → [English name, Japanese name,
     month, kind] (the card tables' names; playing cards are named by rank and suit on the page)."""
     return {c.id: [c.name_en, c.name_ja, c.month, c.kind] for c in all_cards(family).values()}
+
+
+def game_texts() -> dict[str, Any]:
+    """Every registered game's page texts by game name (:attr:`scorer.games.GameDescription.texts`),
+    for ``gametext.js`` to say the events, what is expected and the event types."""
+    return {spec.name: spec.description.texts for spec in all_games()}
 
 
 RULES_LANGUAGES = ("en", "ja", "ru")

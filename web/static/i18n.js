@@ -2,7 +2,8 @@
 // (kept in localStorage; first visit: the browser's language when it is one of these). Elements
 // with data-i18n="key" get their text from here (data-i18n-placeholder: their placeholder); the
 // scripts call t(key, values). The game's own texts (events, what is expected, places, card names)
-// are said in gametext.js; settlement lines and the camera's questions stay in the engines' English.
+// are said in gametext.js (each game's sentences from its scorer/<game>/texts.json); settlement lines
+// and the camera's questions stay in the engines' English.
 "use strict";
 const WORDS = {
   en: {

@@ -191,7 +191,7 @@ function choiceButtons(box, m, query, onEvent) {
     item = {...item, text: eventText(STATE.session.game, item.event, item.text)};
     if (q && !(item.text.toLowerCase().includes(q) || item.cards.some(c => cardName(c).toLowerCase().includes(q)) || item.cards.some(c => c.toLowerCase().includes(q)) ||
                (item.seat && seatName(item.seat).toLowerCase().includes(q)))) return;
-    const key = `${typeWord(item.type)}${item.seat ? " · " + seatName(item.seat) : ""}`;
+    const key = `${typeWord(item.type, STATE.session.game)}${item.seat ? " · " + seatName(item.seat) : ""}`;
     if (!groups.has(key)) groups.set(key, []);
     groups.get(key).push({...item, i});
   });
