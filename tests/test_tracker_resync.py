@@ -180,3 +180,36 @@ def test_something_else_waits_for_the_players_entry() -> None:
     tr.resync(entered)
     u = tr.update(seen, 7.0)
     assert u.state == "synced" and tr.match.events == entered.events
+
+
+def test_a_repair_reaches_the_deal_just_before_the_rounds_declarations() -> None:
+    """A field card guessed wrong at the deal (a card missed, a question answered by a guess) shows
+    when it is captured: the repairs tried reach the deal, though it is the event just before the
+    round's last committed ones (the declarations)."""
+    from scorer.deals import observer_deal
+    from scorer.tracker.repair import repair
+
+    truth = _hachi()
+    rng = random.Random(10)
+    deal = _true_deal(truth, 10)
+    truth.apply(deal)
+    while truth.phase() != "play":
+        truth.apply(truth.random_event(rng))
+    play = next((e for e in truth.legal_events() if e.TYPE == "play" and e.capture in deal.field), None)
+    assert play is not None, "seed 10 deals a capture at the first play"
+    names = {sight_name(c) for c in deal.field}
+    other = next(c for hand in deal.hands for c in hand if sight_name(c) not in names and c != play.card)
+    tr = Tracker(_hachi(), TrackerOptions(hold_s=0.3, desync_after_s=0.3))
+    tr.apply(observer_deal(tr.match, {"field": [other if c == play.capture else c for c in deal.field]}, deal.dealer))
+    for ev in truth.events[1:]:
+        tr.apply(ev)
+    truth.apply(play)
+    u = repair(tr, _seen(truth, actors=(play.seat,)), 1.0)
+    assert u is not None
+    candidates = [c for c in u.question.candidates] if u.question is not None else [Explanation(u.committed, 0.0, retract=u.retracted)]
+    # the deal repaired (the field card misread, or the card played in its place: the table is the same)
+    pair = {play.card, play.capture}
+    right = [c for c in candidates if c.retract == len(truth.events) - 1 and c.events[0].TYPE == "deal"
+             and other not in c.events[0].field
+             and {getattr(c.events[-1], "card", None), getattr(c.events[-1], "capture", None)} == pair]
+    assert right

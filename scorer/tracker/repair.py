@@ -28,6 +28,12 @@ deeper search than a table change gets (:data:`~scorer.tracker.options.ASSERT_DE
 change the table, :data:`~scorer.tracker.options.ASSERT_BEAM` partial sequences per step) finds
 the legal events that lead there from the committed game.
 
+*A guess refuted.* A misread committed (a guess at a question included) may also be explained
+away by a costly sequence of legal events rather than show as a poor fit (a field card guessed
+wrong at the deal and read right later looks like a round ended by declarations and dealt again):
+when the best explanation of a new table costs more than ``max_cost``, a repair is tried too and
+applied when it costs ``margin`` less (:meth:`Tracker._decided`).
+
 The functions act on a :class:`~scorer.tracker.tracker.Tracker`'s state.
 """
 
@@ -103,11 +109,12 @@ def unexplained(t: Tracker, table: TableState, at: float, best: Explanation) -> 
     return Update(state="out-of-sync", desync=t.desync)
 
 
-def repair(t: Tracker, table: TableState, at: float) -> Update | None:
+def repair(t: Tracker, table: TableState, at: float, better_than: float = math.inf) -> Update | None:
     """A committed card misread: the repair of one card of one of the round's last
     :data:`~scorer.tracker.options.REPAIR_EVENTS` committed events that lets legal events explain
     ``table`` again (module docstring), applied; a ``repair`` question when several do as well;
-    None when none does."""
+    None when none does, or none costs less than ``better_than`` (the cost of what explains the
+    table without a repair)."""
     opts = t.options
     match = t.match
     expected = t.expected()
@@ -123,8 +130,6 @@ def repair(t: Tracker, table: TableState, at: float) -> Update | None:
         first -= 1
     # the round's deal too, however far back: a face-up card misread at the deal shows when it is taken
     deal = next((k for k in range(first - 1, -1, -1) if events[k].TYPE == "deal"), None)
-    if deal is not None and first > 0 and events[first - 1].TYPE == "deal":
-        deal = None  # already among the last ones
     ids_by_name: dict[str, str] = {}
     for cid in sorted(deck_ids(match)):
         ids_by_name.setdefault(sight_name(cid), cid)
@@ -154,9 +159,9 @@ def repair(t: Tracker, table: TableState, at: float) -> Update | None:
                 found.append((ranked[0].cost + opts.miss_cost + worse, i, new, ranked[0]))
         finally:
             _rewrite(match, len(tail) + 1, tuple(events[i:]))
-    if not found:
-        return None
     found.sort(key=lambda x: x[0])
+    if not found or found[0][0] >= better_than:
+        return None
     cost, i, new, best = found[0]
     tail = tuple(events[i + 1:])
     close = [(c, k, n, b) for c, k, n, b in found if c - cost < opts.margin]
