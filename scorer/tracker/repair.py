@@ -28,12 +28,6 @@ deeper search than a table change gets (:data:`~scorer.tracker.options.ASSERT_DE
 change the table, :data:`~scorer.tracker.options.ASSERT_BEAM` partial sequences per step) finds
 the legal events that lead there from the committed game.
 
-*A guess refuted.* A misread committed (a guess at a question included) may also be explained
-away by a costly sequence of legal events rather than show as a poor fit (a field card guessed
-wrong at the deal and read right later looks like a round ended by declarations and dealt again):
-when the best explanation of a new table costs more than ``max_cost``, a repair is tried too and
-applied when it costs ``margin`` less (:meth:`Tracker._decided`).
-
 The functions act on a :class:`~scorer.tracker.tracker.Tracker`'s state.
 """
 
@@ -109,12 +103,11 @@ def unexplained(t: Tracker, table: TableState, at: float, best: Explanation) -> 
     return Update(state="out-of-sync", desync=t.desync)
 
 
-def repair(t: Tracker, table: TableState, at: float, better_than: float = math.inf) -> Update | None:
+def repair(t: Tracker, table: TableState, at: float) -> Update | None:
     """A committed card misread: the repair of one card of one of the round's last
     :data:`~scorer.tracker.options.REPAIR_EVENTS` committed events that lets legal events explain
     ``table`` again (module docstring), applied; a ``repair`` question when several do as well;
-    None when none does, or none costs less than ``better_than`` (the cost of what explains the
-    table without a repair)."""
+    None when none does."""
     opts = t.options
     match = t.match
     expected = t.expected()
@@ -160,7 +153,7 @@ def repair(t: Tracker, table: TableState, at: float, better_than: float = math.i
         finally:
             _rewrite(match, len(tail) + 1, tuple(events[i:]))
     found.sort(key=lambda x: x[0])
-    if not found or found[0][0] >= better_than:
+    if not found:
         return None
     cost, i, new, best = found[0]
     tail = tuple(events[i + 1:])

@@ -84,9 +84,6 @@ class Tracker:
         """Table time (s) since which a hand laid face up has had cards the camera did not see."""
         self._unseen_asked: int | None = None
         """The match's event count when the source's end last asked an ``unseen`` question."""
-        self._fresh = False
-        """Whether the table last taken changed (its explanations are new: a costly one may call
-        for a repair, :mod:`scorer.tracker.repair`)."""
         self._entry = False
         """A player answered "something else": wait for what they enter by hand (:meth:`something_else`)."""
         self._resync_tried: set[tuple] = set()
@@ -129,7 +126,6 @@ class Tracker:
                                 {z: frozenset(n) for z, n in self._history.items()}, frozenset(self._reached))
             self._extend(table, evidence)
             self._actors, self._idle, self._history, self._reached = [], set(), {}, set()
-            self._fresh = True
         elif self._actors:
             # arms that came and went without changing the table: evidence of a silent event
             self._idle.update(self._actors)
@@ -212,12 +208,6 @@ class Tracker:
         self.desync = None
         self._repair_armed = True
         self._resync_tried.clear()
-        fresh, self._fresh = self._fresh, False
-        if fresh and best.events and best.cost > self.options.max_cost:
-            # explained only at a high cost: a card committed wrong (a guess) may explain it better
-            repaired = repair.repair(self, table, at, better_than=best.cost - self.options.margin)
-            if repaired is not None:
-                return repaired
         return commits.decide(self, table, at, best)
 
     # ------------------------------------------------------------------ the end of the source
