@@ -17,6 +17,7 @@ from scorer.table import SeenCard, TableState, ZoneState, expected_table, sight_
 from scorer.tracker import Explanation, Question, Tracker, TrackerOptions
 from scorer.tracker.hooks import deck_ids, face_up_names
 from scorer.tracker.repair import card_changes
+from scorer.tracker.values import Evidence
 
 
 def _hachi(players: int = 3) -> Match:
@@ -213,3 +214,24 @@ def test_a_repair_reaches_the_deal_just_before_the_rounds_declarations() -> None
              and other not in c.events[0].field
              and {getattr(c.events[-1], "card", None), getattr(c.events[-1], "capture", None)} == pair]
     assert right
+
+
+def test_a_field_card_read_right_at_last_is_not_a_new_round() -> None:
+    """The deal committed with one field card misread, the field read right later: no explanation
+    ends the round by declarations and deals again with the same field (those cards never left)."""
+    from scorer.deals import observer_deal
+    from scorer.tracker.fit import Scorer, visible_names
+    from scorer.tracker.search import Search
+
+    truth = _hachi()
+    deal = _true_deal(truth)
+    truth.apply(deal)
+    names = {sight_name(c) for c in deal.field}
+    other = next(c for hand in deal.hands for c in hand if sight_name(c) not in names)
+    tr = Tracker(_hachi(), TrackerOptions())
+    tr.apply(observer_deal(tr.match, {"field": [other, *deal.field[1:]]}, deal.dealer))
+    table = _seen(truth, actors=(deal.dealer,))
+    search = Search(tr.match, tr.options, game("hachi-hachi").description.hooks, visible_names(table, {}))
+    found = search.extend(Explanation((), 0.0), table, Scorer(table, tr.options, {}), Evidence((deal.dealer,), frozenset(), {}))
+    assert found, "the committed game itself is always among the explanations"
+    assert not [h for h in found if any(e.TYPE == "deal" for e in h.events)]

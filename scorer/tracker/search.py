@@ -16,7 +16,9 @@ be the first seen; an event without a seat, such as Poka's table card, is the de
 does an event that takes a card from the stock when arms were seen but no hand went to the stock
 (``TableState.reached``); in Poka a hand at the stock that no event took from costs half that; a
 deal after events that end the round before it in the same change costs as much again (the table
-is seen while its cards are gathered). A pile top that a hypothesis lays and then covers costs
+is seen while its cards are gathered), and is refused when it lays face up again two or more cards
+the round before had face up in the same zones (those cards never left: a card read right at last,
+which a repair explains, not a new round). A pile top that a hypothesis lays and then covers costs
 ``miss_cost`` unless the camera saw it (``TableState.history``). A hypothesis's cost is the sum of
 its events' costs, its fit to the latest table (:mod:`scorer.tracker.fit`) and its fits to the
 earlier tables since the last commit (each capped at a miss plus a phantom), so an explanation that
@@ -41,6 +43,21 @@ from scorer.tracker.hooks import GameHooks
 from scorer.tracker.options import TrackerOptions
 from scorer.tracker.sequences import applied, event_key, path_key, replay
 from scorer.tracker.values import Evidence, Explanation, Predicted, Shown, Under
+
+REDEAL_KEPT = 2
+"""A deal in the same table change as the end of the round before may not lay face up this many
+cards that lay face up in the same zones before it (:func:`_kept_face_up`)."""
+
+
+def _kept_face_up(before: Predicted, after: Predicted) -> int:
+    """How many face-up cards (by sight name) of the shared zones (not seat zones, not the stock)
+    lie in the same zone before and after."""
+    kept = 0
+    for zone, (names, _down) in after.items():
+        if zone.startswith("seat:") or zone == "stock" or zone not in before:
+            continue
+        kept += sum((names & before[zone][0]).values())
+    return kept
 
 
 class Search:
@@ -106,7 +123,11 @@ class Search:
                                 cost_ev += self._actor_cost(ev, evidence)
                             if ev.TYPE == "deal" and not gathering:
                                 # the round before ended within this change: its cards were never
-                                # seen gathered, which takes seconds
+                                # seen gathered, which takes seconds; a deal that lays face up
+                                # again cards the round before had face up there (a field card
+                                # read right at last, not a new round) is refused
+                                if _kept_face_up(start, pred) >= REDEAL_KEPT:
+                                    continue
                                 cost_ev += opts.actor_cost
                             cost_ev += self._covered_cost(start, before, pred, evidence)
                             new_under = under if silent else moved_under(under, before, pred)
