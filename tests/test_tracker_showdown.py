@@ -145,3 +145,23 @@ def test_extra_cards_are_those_beyond_the_expected_names_surest_kept_for_them() 
     sure, unsure = SeenCard.certain("07-boar"), SeenCard((("07-boar", 0.4),))
     other = SeenCard.certain("01-crane")
     assert extra_cards((unsure, other, sure), Counter({"07-boar": 1})) == [other, unsure]
+
+
+def test_a_show_of_fewer_cards_than_all_but_one_of_the_hand_is_not_offered(video: GameVideo) -> None:
+    """A hand is laid down whole: one card seen in a seat zone of five concealed cards is no show
+    (it explained a meld's stray card as a win and a hand shown in part)."""
+    from scorer.bagaji.tracking import HOOKS
+
+    def edit(zone: str, cards: list[SeenCard]) -> list[SeenCard]:
+        return cards[:1] if zone == "seat:1" else cards
+
+    m = video.playout.match
+    tracker = Tracker(game("bagaji").match(m.players, m.options), TrackerOptions(confirm_stones=False))
+    offered = []
+    for table in _edited(video, edit):
+        offered += [ev for ev in HOOKS.shows(tracker.match, table) if ev.seat == 1]
+        u = tracker.update(table, table.t)
+        if u.question is not None:
+            tracker.choose(0)
+    assert tracker.match.phase() == "showdown"
+    assert offered == []

@@ -6,7 +6,8 @@ A shown hand is read by a camera that invents and misreads cards, and the round 
 every concealed card is known, so the showdown is built from the seat zone's cards as a hand can
 be: each card under its likeliest name that the seat can still hold (a name whose every copy is
 known elsewhere, such as a card discarded before, is a misreading: its next likeliest name is
-taken, or the card is a phantom), and no more cards than the seat conceals (the surest kept)."""
+taken, or the card is a phantom), no more cards than the seat conceals (the surest kept), and no
+fewer than all but one (a hand is laid down whole; the camera may miss one of its cards)."""
 
 from __future__ import annotations
 
@@ -77,10 +78,12 @@ class BagajiHooks(ShowHooks):
     def shows(self, match: Match, table: TableState) -> list[Event]:
         """The shows the seat zones may hold: as seen (:class:`ShowHooks`) and, in the showdown, as a
         concealed hand can be (module docstring)."""
-        out = super().shows(match, table)
         places = match.table_places()
         if places is None or match.phase() != SHOWDOWN:
-            return out
+            return super().shows(match, table)
+        # a hand is laid down whole: a show may miss one card of it (the camera's), not more
+        out = [ev for ev in super().shows(match, table)
+               if len(ev.cards) >= places[f"hand:{ev.seat}"].size - 1]  # type: ignore[attr-defined]
         expected = expected_table(places, match.table_sitout())
         show = match.EVENTS.types()["show"]
         for z, state in table.zones.items():
@@ -92,7 +95,7 @@ class BagajiHooks(ShowHooks):
                 continue
             pool = Counter(places.unseen) + Counter(hand.known)
             names = hand_names(extra_cards(state.up, expected.zone(z).names()), pool, hand.size)
-            ids = ids_for(names, pool) if names else None
+            ids = ids_for(names, pool) if names and len(names) >= hand.size - 1 else None
             if not ids:
                 continue
             ev = show(seat, tuple(ids))
