@@ -15,8 +15,8 @@ SEED = 3105
 which settles the round with nothing moved on the table."""
 
 
-@pytest.fixture(scope="module")
-def followed() -> tuple[GameVideo, Tracker, float]:
+def _follow() -> tuple[GameVideo, Tracker, float]:
+    """The round's video followed to its end (no question on the way)."""
     video = GameVideo(VideoSpec(game="hachi-hachi", players=4, ruleset="seed-1910", seed=SEED, rounds=1, fps=15.0))
     m = video.playout.match
     tracker = Tracker(game("hachi-hachi").match(m.players, m.options), TrackerOptions(confirm_stones=False))
@@ -25,6 +25,11 @@ def followed() -> tuple[GameVideo, Tracker, float]:
         t = ts.t
         assert tracker.update(ts.table, t).question is None
     return video, tracker, t
+
+
+@pytest.fixture(scope="module")
+def followed() -> tuple[GameVideo, Tracker, float]:
+    return _follow()
 
 
 def test_every_traceless_ending_is_offered_and_nothing_more_is_asked_once_answered(followed) -> None:  # noqa: ANN001
@@ -42,13 +47,7 @@ def test_every_traceless_ending_is_offered_and_nothing_more_is_asked_once_answer
 
 
 def test_an_unseen_question_answered_nothing_is_not_asked_again() -> None:
-    video = GameVideo(VideoSpec(game="hachi-hachi", players=4, ruleset="seed-1910", seed=SEED, rounds=1, fps=15.0))
-    m = video.playout.match
-    tracker = Tracker(game("hachi-hachi").match(m.players, m.options), TrackerOptions(confirm_stones=False))
-    t = 0.0
-    for ts in perfect_states(video, 0.0, SEED):
-        t = ts.t
-        tracker.update(ts.table, t)
+    _video, tracker, t = _follow()
     first = tracker.finish(t)
     assert first.question is not None
     assert tracker.choose(0) == ()
