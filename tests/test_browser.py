@@ -347,3 +347,26 @@ def test_a_stone_counter_connected_from_the_page(server: str, browser: object) -
     page.wait_for_function("document.querySelector('#counter .counter-link').textContent.includes('connected (')")
     assert page.locator("#to-counter").is_hidden()
     assert errors == []
+
+
+@pytest.mark.phone
+def test_no_page_scrolls_sideways_or_shows_a_broken_image_on_a_phone(server: str, browser: object) -> None:
+    """A 390 × 844 phone: the home page, the rules (each game's), the PIN page and a game of each
+    kind are no wider than the screen (wide rules tables scroll inside themselves), and no picture
+    shows broken (an image waiting for the camera stays hidden)."""
+    errors: list[str] = []
+    page = new_page(browser, errors, viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    urls = [f"{server}/", f"{server}/pin", *(f"{server}/rules?game={g}" for g in ("", "poka", "hachi-hachi", "bagaji"))]
+    urls += [start_game(page, server, g, n) for g, n in (("poka", 2), ("hachi-hachi", 3), ("bagaji", 3))]
+    for url in urls:
+        page.goto(url)
+        page.wait_for_selector("main")
+        page.wait_for_timeout(300)
+        width = page.evaluate("document.documentElement.scrollWidth")
+        wide = page.evaluate("[...document.querySelectorAll('body *')].filter(e => e.getBoundingClientRect().right > 391)"
+                             ".slice(0, 3).map(e => e.tagName + '#' + e.id + '.' + e.className)")
+        broken = page.evaluate("[...document.images].filter(i => i.getClientRects().length && "
+                               "(!i.getAttribute('src') || (i.complete && i.naturalWidth === 0))).map(i => i.id || i.src)")
+        assert width <= 390 and not wide, f"{url} is {width} px wide: {wide}"
+        assert not broken, f"{url} shows broken pictures: {broken}"
+    assert not errors, errors
