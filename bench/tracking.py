@@ -349,11 +349,6 @@ def run_camera(video: GameVideo, folder: Path, recogniser: object, profile: Path
             "recognitions": summary["recognitions"]}
 
 
-END_QUESTIONS = 4
-"""At the source's end, questions answered one after another at most (``fudaba replay``'s
-:data:`vision.follow.END_QUESTIONS`)."""
-
-
 def truth_choice(question: object, committed: list[tuple[float, Event]], truth: list[Event]) -> int:
     """The candidate a player who saw the game would choose: the one after which the committed
     events agree with the truth's for longest (by :func:`observable_key`), then the one whose
@@ -442,6 +437,8 @@ def run_perfect(video: GameVideo, misread: float, seed: int, answers: str = "gue
         t = ts.t
         step(tracker.update(ts.table, ts.t))
     # the source ended: Tracker.finish, as `fudaba replay` does, again after each question answered
+    from vision.follow import END_QUESTIONS
+
     for _ in range(END_QUESTIONS):
         u = tracker.finish(t)
         step(u)

@@ -12,7 +12,7 @@ fewer than all but one (a hand is laid down whole; the camera may miss one of it
 from __future__ import annotations
 
 from collections import Counter
-from itertools import combinations, islice
+from itertools import combinations
 
 from scorer.events import Event
 from scorer.match import Match
@@ -124,12 +124,17 @@ class BagajiHooks(ShowHooks):
         hand = places[f"hand:{seat}"]
         show = match.EVENTS.types()["show"]
         unseen = sorted(Counter(places.unseen).elements())
-        fills = dict.fromkeys(combinations(unseen, hand.hidden))  # copies of one card: one fill
-        out = []
-        for fill in islice(fills, MAX_COMPLETIONS):
+        out: list[Event] = []
+        tried: set[tuple[str, ...]] = set()
+        for fill in combinations(unseen, hand.hidden):  # drawn lazily: a big hand hides many
+            if fill in tried:  # copies of one card give one fill
+                continue
+            tried.add(fill)
             ev = show(seat, tuple(hand.known) + fill)
             if match.check(ev) is None:
                 out.append(ev)
+                if len(out) == MAX_COMPLETIONS:
+                    break
         return out
 
 

@@ -152,9 +152,9 @@ def repair(t: Tracker, table: TableState, at: float) -> Update | None:
                 found.append((ranked[0].cost + opts.miss_cost + worse, i, new, ranked[0]))
         finally:
             _rewrite(match, len(tail) + 1, tuple(events[i:]))
-    found.sort(key=lambda x: x[0])
     if not found:
         return None
+    found.sort(key=lambda x: x[0])
     cost, i, new, best = found[0]
     tail = tuple(events[i + 1:])
     close = [(c, k, n, b) for c, k, n, b in found if c - cost < opts.margin]
