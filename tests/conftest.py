@@ -2,6 +2,8 @@
 same examples on every run, so a CI failure is reproducible; locally they explore new examples."""
 
 import os
+import threading
+from collections.abc import Iterator
 
 import pytest
 from hypothesis import settings
@@ -33,3 +35,34 @@ def write_plain_table(folder, frames: int):
     for k in range(frames):
         cv2.imwrite(str(folder / f"f{k:03d}.png"), image)
     return folder
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A ``fudaba run`` server (waitress) over a fresh history, for browser tests: its base URL."""
+    import waitress
+
+    from fudaba.counter import CounterControl
+    from fudaba.serve import THREADS, build
+
+    app = build(tmp_path_factory.mktemp("history") / "h.sqlite3", None, (), CounterControl())
+    srv = waitress.create_server(app, host="127.0.0.1", port=0, threads=THREADS)
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{srv.effective_port}"  # the server's daemon thread ends with the test run
+    app.extensions["fudaba"]["config"].setup.close()  # camera games started from a page: stop following
+    app.extensions["fudaba"]["config"].counter.close()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    """Debian's Chromium, headless, through Playwright (skips where either is missing)."""
+    playwright = pytest.importorskip("playwright.sync_api")
+    from tests.browser_kit import CHROMIUM, FLAGS
+
+    if CHROMIUM is None:
+        pytest.skip("Debian's chromium is not installed")
+    with playwright.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        yield b
+        b.close()
