@@ -3,7 +3,8 @@
 Every error is ``{"error": "what and why"}`` with its status: 400 malformed, 401 PIN, 403 CSRF,
 404 unknown session or card, 409 refused by the rules (nothing changed), 413 upload too large.
 
-* ``GET /api/games`` — the games, their seat counts and rulesets.
+* ``GET /api/games`` — the games, their seat counts, rulesets and options (each option's kind,
+  allowed values and default per ruleset: :func:`web.game_options.options_json`).
 * ``GET /api/sessions`` — the history; ``POST /api/sessions`` ``{"game", "players": [names],
   "ruleset"?, "options"?, "title"?}`` → 201 ``{"id", "url"}``; with ``"camera": SOURCE`` (and
   ``"deck"?``, ``"confirm"?``, ``"profile"?``: a deck profile's name) the game is followed from
@@ -97,8 +98,12 @@ def _http(exc: HTTPException) -> tuple[Response, int]:
 
 @bp.get("/api/games")
 def games() -> Response:
+    """The games: seats, rulesets and each option with its default per ruleset (:mod:`web.game_options`)."""
+    from web.game_options import options_json
+
     return jsonify([{"name": g.name, "title": g.title, "min_players": g.min_players, "max_players": g.max_players,
-                     "rulesets": list(g.rulesets), "default_ruleset": g.default_ruleset} for g in all_games()])
+                     "rulesets": list(g.rulesets), "default_ruleset": g.default_ruleset,
+                     "options": options_json(g)} for g in all_games()])
 
 
 @bp.get("/api/sessions")

@@ -100,8 +100,44 @@ def rules() -> Any:
         abort(400, f"the rules are in {', '.join(RULES_LANGUAGES)}, not {lang!r}")
     shown = rules_file(path, lang)
     available = [code for code in RULES_LANGUAGES if rules_file(path, code) != path or code == "en"]
+    howto = howto_file(lang)
     return render_template("rules.html", body=_rules_html(str(shown), shown.stat().st_mtime),
-                           lang=lang if shown != path else "en", available=available)
+                           lang=lang if shown != path else "en", available=available,
+                           howto=_howto_html(str(howto), howto.stat().st_mtime) if howto else "",
+                           howto_lang=howto.suffixes[-2].lstrip(".") if howto else "en")
+
+
+HOWTO_DIR = Path(__file__).resolve().parent / "static"
+"""Where the how-to-play texts lie: ``howto.<lang>.md``, one per language of :data:`RULES_LANGUAGES`."""
+
+
+def howto_file(lang: str) -> Path | None:
+    """The how-to-play text in ``lang``, else the English one (None: neither is installed)."""
+    for code in (lang, "en"):
+        path = HOWTO_DIR / f"howto.{code}.md"
+        if path.is_file():
+            return path
+    return None
+
+
+_HOWTO_GAME = re.compile(r"^## (.+?) \{#([a-z0-9-]+)\}[ \t]*$", re.M)
+_COMMENT = re.compile(r"<!--.*?-->", re.S)
+
+
+@functools.lru_cache(maxsize=6)
+def _howto_html(path: str, mtime: float) -> str:
+    """The how-to-play text as HTML: its heading, then one ``<section class="howto"
+    id="howto-GAME" data-game="GAME">`` per game (a heading ``## Title {#GAME}`` in the text)."""
+    import markdown
+    from markupsafe import escape
+
+    text = _COMMENT.sub("", Path(path).read_text(encoding="utf-8"))
+    parts = _HOWTO_GAME.split(text)
+    out = [markdown.markdown(parts[0])]
+    for title, game, body in zip(parts[1::3], parts[2::3], parts[3::3], strict=True):
+        out.append(f'<section class="panel howto" id="howto-{game}" data-game="{game}">'
+                   f"<h2>{escape(title)}</h2>{markdown.markdown(body)}</section>")
+    return "\n".join(out)
 
 
 _CONTENTS_LINK = re.compile(r'href="#([gchbp])-[^"]*"')

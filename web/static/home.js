@@ -19,6 +19,74 @@ function onGame() {
   const g = GAMES.find(x => x.name === gameSel.value);
   rulesSel.replaceChildren(...g.rulesets.map(r => el("option", {value: r, selected: r === g.default_ruleset}, r)));
   setSeats(seatCount() || g.min_players);
+  CHOSEN.clear();
+  renderOptions();
+}
+
+// The game's options (GET /api/games: kind, allowed values, default per ruleset): the main ones up
+// front, the rest under "more options", each showing the ruleset's default until the player sets it.
+// A value set by hand stays when the ruleset changes; the form sends only the values that differ
+// from the ruleset's defaults (and none for a camera game: it plays its ruleset as it is).
+const CHOSEN = new Map();  // option name → the value the player set
+const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+function optionWord(key, fallback) { return WORDS.en[key] !== undefined ? t(key) : fallback; }
+function optionValue(o, input) {
+  if (o.kind === "choice") return JSON.parse(input.value);
+  if (o.kind === "bool") return input.checked;
+  const text = input.value.trim();
+  if (o.kind !== "int") return text;
+  if (text === "" && o.nullable) return null;
+  return /^-?\d+$/.test(text) ? Number(text) : text;  // not a whole number: the server says why
+}
+function optionField(o, value, ruleset) {
+  let input;
+  if (o.kind === "choice") {
+    input = el("select", {}, ...o.values.map(v => el("option", {value: JSON.stringify(v), selected: same(v, value)},
+                                                     optionWord(`val-${o.name}-${v}`, String(v)))));
+  } else if (o.kind === "bool") {
+    input = el("input", {type: "checkbox", checked: value === true});
+  } else if (o.kind === "int") {
+    input = el("input", {type: "number", step: "any", value: value === null ? "" : value,
+                         placeholder: o.nullable ? t("opt-none") : null});
+  } else {
+    input = el("input", {value: value ?? ""});
+  }
+  input.id = `opt-${o.name}`;
+  input.dataset.option = o.name;
+  const label = el("label", {title: o.doc, class: `${o.kind}${same(value, o.defaults[ruleset]) ? "" : " changed"}`},
+                   el("span", {}, optionWord(o.label, o.name)), " ", input);
+  if (o.kind === "bool") label.prepend(input);  // a box before its words
+  input.addEventListener("change", () => {
+    const v = optionValue(o, input);
+    if (same(v, o.defaults[rulesSel.value])) CHOSEN.delete(o.name); else CHOSEN.set(o.name, v);
+    label.classList.toggle("changed", !same(v, o.defaults[rulesSel.value]));
+  });
+  return label;
+}
+function renderOptions() {
+  const g = GAMES.find(x => x.name === gameSel.value), ruleset = rulesSel.value;
+  const field = o => optionField(o, CHOSEN.has(o.name) ? CHOSEN.get(o.name) : o.defaults[ruleset], ruleset);
+  document.getElementById("main-options").replaceChildren(...g.options.filter(o => o.main).map(field));
+  document.getElementById("other-options").replaceChildren(...g.options.filter(o => !o.main).map(field));
+  document.getElementById("game-options").hidden = !g.options.length;
+  document.getElementById("more-options").hidden = !g.options.some(o => !o.main);
+  onCamera();
+}
+// Only the values that differ from the ruleset's defaults, as {name: value}.
+function chosenOptions() {
+  const g = GAMES.find(x => x.name === gameSel.value), ruleset = rulesSel.value, out = {};
+  for (const o of g.options) {
+    const input = document.getElementById(`opt-${o.name}`);
+    const v = optionValue(o, input);
+    if (!same(v, o.defaults[ruleset])) out[o.name] = v;
+  }
+  return out;
+}
+// A camera game takes its ruleset's options: the fields are shown but cannot be changed.
+function onCamera() {
+  const camera = document.getElementById("camera").value.trim() !== "";
+  document.getElementById("game-options").disabled = camera;
+  document.getElementById("options-camera").hidden = !camera;
 }
 async function loadHistory() {
   const rows = await api("GET", "/api/sessions");
@@ -30,6 +98,8 @@ async function init() {
   GAMES = await api("GET", "/api/games");
   gameSel.replaceChildren(...GAMES.map(g => el("option", {value: g.name}, g.title)));
   gameSel.addEventListener("change", onGame);
+  rulesSel.addEventListener("change", renderOptions);
+  document.getElementById("camera").addEventListener("input", onCamera);
   onGame();
   document.getElementById("add-seat").onclick = () => setSeats(seatCount() + 1);
   document.getElementById("drop-seat").onclick = () => setSeats(seatCount() - 1);
@@ -38,9 +108,11 @@ async function init() {
     const players = [...seats.querySelectorAll("input")].map(i => i.value);
     const camera = document.getElementById("camera").value.trim();
     const profile = document.getElementById("profile").value;
+    const options = camera ? {} : chosenOptions();
     if (camera) await quietPreview();
     try {
       const s = await api("POST", "/api/sessions", {game: gameSel.value, ruleset: rulesSel.value, players,
+                                                    ...(Object.keys(options).length ? {options} : {}),
                                                     ...(camera ? {camera} : {}), ...(camera && profile ? {profile} : {})});
       location.href = s.url;
     } catch (e) {
@@ -145,6 +217,7 @@ function stopLooking(tell = true) {
 }
 document.addEventListener("fudaba-lang", () => {
   seats.querySelectorAll(".seat-label").forEach(n => { n.textContent = t("seat-n", {n: n.dataset.n}); });
+  if (GAMES.length) renderOptions();
   loadHistory();
 });
 init();
