@@ -45,6 +45,53 @@ class Player:
 
 
 @dataclass(frozen=True, slots=True)
+class Said:
+    """A value a :class:`Note` names that the page says its own way; JSON ``{kind: value}``.
+
+    ``seat`` (a seat number: the player's name), ``seats`` (a tuple of seat numbers), ``signed``
+    (a number with its sign, ``+0``, ``-12``), ``name`` (an id the game's ``texts.json`` names in
+    each language under ``settlement.names``)."""
+
+    kind: str
+    """``seat``, ``seats``, ``signed`` or ``name``."""
+    value: int | str | tuple[int, ...]
+    """The seat, seats, number or id."""
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"seat": 2}``, ``{"seats": [1, 3]}``, ``{"signed": -4}``, ``{"name": "moon"}``."""
+        return {self.kind: list(self.value) if isinstance(self.value, tuple) else self.value}
+
+
+@dataclass(frozen=True, slots=True)
+class Note:
+    """One settlement line as data: a key of the game's ``texts.json`` ``settlement.lines``
+    templates and the values its ``{placeholders}`` name (numbers, strings, :class:`Said` values,
+    nested notes, tuples of these said as a list)."""
+
+    key: str
+    """The template's key, e.g. ``retired``."""
+    values: tuple[tuple[str, Any], ...] = ()
+    """(placeholder, value) pairs."""
+
+    @classmethod
+    def of(cls, key: str, **values: Any) -> Note:
+        """``Note.of("pot", pot=12, takers=(Said("seat", 1),))``."""
+        return cls(key, tuple(values.items()))
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"key": ..., "values": {...}}``: a tuple as a list, a said value or note as its JSON."""
+        return {"key": self.key, "values": {k: _note_json(v) for k, v in self.values}}
+
+
+def _note_json(value: Any) -> Any:
+    if isinstance(value, (Said, Note)):
+        return value.to_json()
+    if isinstance(value, tuple):
+        return [_note_json(v) for v in value]
+    return value
+
+
+@dataclass(frozen=True, slots=True)
 class RoundResult:
     """The settlement of one round: what each seat gained or lost, and why."""
 
@@ -60,6 +107,8 @@ class RoundResult:
     """Running totals after this round, index = seat − 1."""
     lines: tuple[str, ...] = ()
     """Human-readable explanation of every payment, in order."""
+    notes: tuple[Note, ...] = ()
+    """Each of ``lines`` as data, one per line, for the page to say in the players' language."""
 
     def to_json(self) -> dict[str, Any]:
         """Plain JSON form."""
@@ -70,6 +119,7 @@ class RoundResult:
             "changes": list(self.changes),
             "totals": list(self.totals),
             "lines": list(self.lines),
+            "notes": [n.to_json() for n in self.notes],
         }
 
 

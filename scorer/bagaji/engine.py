@@ -78,7 +78,7 @@ from scorer.bagaji.options import DECK_NAMES, SEED, BagajiOptions
 from scorer.errors import IllegalEventError
 from scorer.events import Event
 from scorer.evolve import evolver
-from scorer.match import Match, NotEnumerableError, Player, RoundResult
+from scorer.match import Match, Note, NotEnumerableError, Player, RoundResult, Said
 from scorer.places import Place, Places
 
 FIRST = "first"
@@ -151,6 +151,10 @@ def _meld(seat: int) -> str:
 
 def _shown(seat: int) -> str:
     return f"shown:{seat}"
+
+
+def _seat(seat: int) -> Said:
+    return Said("seat", seat)
 
 
 class BagajiMatch(Match):
@@ -643,6 +647,12 @@ class BagajiMatch(Match):
             values.append(hands.hand_value(hand, zero_all) if len(hand) <= 5 else 0)
         changes = list(values)
         lines: list[str] = []
+        notes: list[Note] = []
+
+        def say(line: str, note: Note) -> None:
+            lines.append(line)
+            notes.append(note)
+
         winner: int | None = None
         penalised = 0
         if o.kind in ("win", "call-win"):
@@ -655,7 +665,9 @@ class BagajiMatch(Match):
             changes[winner - 1] = score
             how = "by calling" if o.kind == "call-win" else "by drawing"
             cite = "(rules B7.3)" if o.kind == "call-win" else "(rules B11.1)"
-            lines.append(f"{self._name(winner)} wins {how} with {hands.WIN_NAMES[kind]}: {score:+d} {cite}")
+            say(f"{self._name(winner)} wins {how} with {hands.WIN_NAMES[kind]}: {score:+d} {cite}",
+                Note.of("win-call" if o.kind == "call-win" else "win-draw", seat=_seat(winner),
+                        hand=Said("name", kind), score=Said("signed", score)))
             if o.kind == "call-win":
                 changes[o.feeder - 1] += opts.feeder_penalty
                 penalised = o.feeder
@@ -666,31 +678,38 @@ class BagajiMatch(Match):
             if not beaten:
                 winner = o.seat
                 changes[o.seat - 1] = 0
-                lines.append(f"{self._name(o.seat)} stops with {sv}: nobody is as low; wins with 0 (rules B11.3)")
+                say(f"{self._name(o.seat)} stops with {sv}: nobody is as low; wins with 0 (rules B11.3)",
+                    Note.of("stop-wins", seat=_seat(o.seat), value=sv))
             else:
                 penalised = o.seat
                 who = ", ".join(f"{self._name(k)} ({values[k - 1]})" for k in beaten)
-                lines.append(
+                say(
                     f"{self._name(o.seat)} stops with {sv} but {who} is as low or lower: the stop "
-                    f"fails, no winner; {self._name(o.seat)} {sv} + {opts.failed_stop_penalty} (rules B11.4)"
+                    f"fails, no winner; {self._name(o.seat)} {sv} + {opts.failed_stop_penalty} (rules B11.4)",
+                    Note.of("stop-fails", seat=_seat(o.seat), value=sv,
+                            beaten=tuple(Note.of("seat-value", seat=_seat(k), value=values[k - 1]) for k in beaten),
+                            penalty=opts.failed_stop_penalty),
                 )
                 changes[o.seat - 1] = sv + opts.failed_stop_penalty
                 if opts.failed_stop_others_score == "nothing":
                     for k in others:
                         changes[k - 1] = 0
         else:
-            lines.append("the stock ran out: no winner, everyone scores their hand (rules B11.5)")
+            say("the stock ran out: no winner, everyone scores their hand (rules B11.5)", Note.of("exhausted"))
         for k in range(1, n + 1):
             if k == winner or (o.kind == "stop" and k == o.seat):
                 continue
             extra = ""
+            note = Note.of("hand", seat=_seat(k), value=values[k - 1], score=Said("signed", changes[k - 1]))
             if k == penalised and o.kind == "call-win":
                 extra = f" + {opts.feeder_penalty} for feeding the winning call (rules B11.2)"
-            lines.append(f"{self._name(k)}: hand {values[k - 1]}{extra} = {changes[k - 1]:+d}")
+                note = Note.of("hand-fed", seat=_seat(k), value=values[k - 1], penalty=opts.feeder_penalty,
+                               score=Said("signed", changes[k - 1]))
+            say(f"{self._name(k)}: hand {values[k - 1]}{extra} = {changes[k - 1]:+d}", note)
         before = s.results[-1].totals if s.results else (0,) * n
         totals = tuple(t + c for t, c in zip(before, changes, strict=True))
         number = len(s.results) + 1
-        result = RoundResult(number, s.first, winner, tuple(changes), totals, tuple(lines))
+        result = RoundResult(number, s.first, winner, tuple(changes), totals, tuple(lines), tuple(notes))
         nxt = winner if winner is not None else self._no_winner_first(s, values, penalised)
         over = (
             s.ending

@@ -47,7 +47,7 @@ from scorer.hachihachi.events import (
     SitOut,
 )
 from scorer.hachihachi.options import Options
-from scorer.hachihachi.settlement import Ending, RoundFacts, settle
+from scorer.hachihachi.settlement import Ending, RoundFacts, header, settlement
 from scorer.match import Match, NotEnumerableError, RoundResult
 from scorer.places import Place, Places
 
@@ -544,13 +544,13 @@ class HachiHachi(Match):
             sage=r.sage,
             yaku={s: self._yaku_total(table, s) for s in r.active} if self.options.dekiyaku else {},
         )
-        winner, changes, lines = settle(facts, ending, self.options)
+        done = settlement(facts, ending, self.options)
+        winner = done.winner
         prev = state.results[-1].totals if state.results else (0,) * len(self.players)
-        totals = tuple(a + b for a, b in zip(prev, changes, strict=True))
-        header = (
-            f"playing: seats {', '.join(map(str, r.active))}" if r.active else "nobody plays"
-        ) + f"; ended by {ending.kind}" + (f" (seat {ending.seat})" if ending.seat else "")
-        result = RoundResult(r.number, r.dealer, winner, tuple(changes), totals, (header, *lines))
+        totals = tuple(a + b for a, b in zip(prev, done.changes, strict=True))
+        line, note = header(r.active, ending)
+        result = RoundResult(r.number, r.dealer, winner, tuple(done.changes), totals, (line, *done.lines),
+                             (note, *done.notes))
         results = state.results + (result,)
         over = len(results) >= self.options.rounds
         queue = r.queue if self.options.field_combine == "queue" else ()

@@ -43,7 +43,7 @@ from scorer.cards import DeckSpec, deck
 from scorer.errors import IllegalEventError
 from scorer.events import Event
 from scorer.evolve import evolver
-from scorer.match import Match, NotEnumerableError, Player, RoundResult
+from scorer.match import Match, Note, NotEnumerableError, Player, RoundResult, Said
 from scorer.places import Place, Places
 from scorer.poka.events import EVENTS, Claim, Deal, NoClaim, Pass, Play, Reshuffle, TableCard
 from scorer.poka.hands import (
@@ -51,6 +51,7 @@ from scorer.poka.hands import (
     MONTHS,
     RULE_JAN_FEB,
     TEYAKU,
+    Teyaku,
     deck_name,
     play_rule,
     teyaku_held,
@@ -98,8 +99,8 @@ class PokaState:
     """Seat whose turn it is (the dealer during the claims window)."""
     claims: tuple[str, str] = (UNDECIDED, UNDECIDED)
     """Per seat during the claims window: ``""`` undecided, ``none``, or the teyaku shown."""
-    notes: tuple[str, ...] = ()
-    """Explanations gathered during the round (void claims) for its result."""
+    notes: tuple[tuple[str, Note], ...] = ()
+    """Explanations gathered during the round (void claims) for its result: (line, note) pairs."""
     turn_cards: int = 0
     """Cards played in the current turn."""
     months_used: int = 0
@@ -138,6 +139,15 @@ def _other(seat: int) -> int:
 
 def _stones(n: int) -> str:
     return f"{n} stone" if n == 1 else f"{n} stones"
+
+
+def _seat(seat: int) -> Said:
+    return Said("seat", seat)
+
+
+def _shown(teyaku: Teyaku) -> Note:
+    """A shown starting hand as data, said as ``Teyaku.describe()`` says it."""
+    return Note.of("teyaku", teyaku=Said("name", teyaku.name), stones=teyaku.stones)
 
 
 class PokaMatch(Match):
@@ -373,21 +383,26 @@ class PokaMatch(Match):
         if not shown:
             return _evolve(s, phase=PLAY)
         if len(shown) == 2 and shown[0][1].stones == shown[1][1].stones:
-            note = (
+            line = (
                 f"Both players show starting hands of equal value ({self._name(1)}: {shown[0][1].describe()}; "
                 f"{self._name(2)}: {shown[1][1].describe()}): both are void and play proceeds (rules P3.4)."
             )
-            return _evolve(s, phase=PLAY, notes=(*s.notes, note))
+            note = Note.of("void-claims", first=_seat(1), first_hand=_shown(shown[0][1]), second=_seat(2),
+                           second_hand=_shown(shown[1][1]))
+            return _evolve(s, phase=PLAY, notes=(*s.notes, (line, note)))
         seat, teyaku = max(shown, key=lambda x: x[1].stones)
-        lines = [
-            f"{self._name(seat)} shows {teyaku.describe()} and wins the round (rules P3.4)."
-        ]
+        lines = [(
+            f"{self._name(seat)} shows {teyaku.describe()} and wins the round (rules P3.4).",
+            Note.of("claim-wins", seat=_seat(seat), hand=_shown(teyaku)),
+        )]
         if len(shown) == 2:
             loser = next(t for st, t in shown if st != seat)
-            lines.append(
+            lines.append((
                 f"{self._name(_other(seat))}'s {loser.name.replace('-', ' ')} ({_stones(loser.stones)}) is "
-                "outvalued: only the higher counts (rules P3.4)."
-            )
+                "outvalued: only the higher counts (rules P3.4).",
+                Note.of("outvalued", seat=_seat(_other(seat)), hand=Said("name", f"{loser.name}:short"),
+                        stones=loser.stones),
+            ))
         return self._settle(s, seat, teyaku.stones, lines)
 
     # ---- turns
@@ -498,9 +513,9 @@ class PokaMatch(Match):
                 f"{self._name(seat)} plays all {HAND_SIZE} cards in one turn (総出し sō-dashi): "
                 f"{_stones(2)} (rules P6.2)."
             )
-            return self._settle(s, seat, 2, [line])
+            return self._settle(s, seat, 2, [(line, Note.of("all-out", seat=_seat(seat), cards=HAND_SIZE))])
         line = f"{self._name(seat)} empties their hand first: {_stones(1)} (rules P6.1)."
-        return self._settle(s, seat, 1, [line])
+        return self._settle(s, seat, 1, [(line, Note.of("out", seat=_seat(seat)))])
 
     def _legal_known(self, s: PokaState, seat: int) -> str | None:
         """A card known to be in ``seat``'s hand that could be played now, if any."""
@@ -567,7 +582,8 @@ class PokaMatch(Match):
         return _evolve(s, places=places)
 
     # ---- settlement
-    def _settle(self, s: PokaState, winner: int, gained: int, lines: list[str]) -> PokaState:
+    def _settle(self, s: PokaState, winner: int, gained: int, lines: list[tuple[str, Note]]) -> PokaState:
+        """Settle the round won by ``winner``; ``lines``: (line, note) pairs of how it was won."""
         stones = (
             (s.stones[0] + gained, s.stones[1])
             if winner == 1
@@ -577,16 +593,21 @@ class PokaMatch(Match):
         pool = max(0, self.options.pool_size - sum(stones))
         over = max(stones) >= self.options.stones_to_win
         out = [*s.notes, *lines]
-        out.append(
-            f"Stones: {self._name(1)} {stones[0]}, {self._name(2)} {stones[1]}; pool {pool} (rules P7.1, P7.2)."
-        )
+        out.append((
+            f"Stones: {self._name(1)} {stones[0]}, {self._name(2)} {stones[1]}; pool {pool} (rules P7.1, P7.2).",
+            Note.of("stones", first=_seat(1), first_stones=stones[0], second=_seat(2), second_stones=stones[1],
+                    pool=pool),
+        ))
         if over:
-            out.append(
-                f"{self._name(winner)} reaches {self.options.stones_to_win} stones and wins the match (rules P7.3)."
-            )
+            out.append((
+                f"{self._name(winner)} reaches {self.options.stones_to_win} stones and wins the match (rules P7.3).",
+                Note.of("match-won", seat=_seat(winner), stones=self.options.stones_to_win),
+            ))
         else:
-            out.append(f"{self._name(winner)} deals the next round (rules P2.1).")
-        result = RoundResult(s.round, s.dealer, winner, changes, stones, tuple(out))
+            out.append((f"{self._name(winner)} deals the next round (rules P2.1).",
+                        Note.of("next-dealer", seat=_seat(winner))))
+        result = RoundResult(s.round, s.dealer, winner, changes, stones, tuple(line for line, _ in out),
+                             tuple(note for _, note in out))
         return _evolve(
             s,
             results=(*s.results, result),

@@ -117,3 +117,48 @@ function typeWord(type, game) {
   const names = (own && own[type]) || Object.values(GAME_TEXTS).map(g => (g.types || {})[type]).find(Boolean);
   return (names && names[LANG]) || type;
 }
+
+// A round's settlement lines in the page's language. `result` is a RoundResult's JSON: its "notes"
+// (one per line: {key, values}) are said by the game's "settlement" texts ("lines": key → {en, ja,
+// ru} templates with {value} placeholders; "names": id → {en, ja, ru}); result.lines[i], the
+// engine's English, where a note, its template or a value cannot be said. A value is a number, a
+// text (as it is), a list (said one by one, joined), a note (its own template), or an object of one
+// kind: {seat: n} (the player's name), {seats: [n …]}, {signed: n} (+3, -2), {name: id}.
+const LIST_JOINS = {en: ", ", ja: "、", ru: ", "};
+
+function settlementLines(game, result) {
+  const lines = (result && result.lines) || [];
+  const notes = (result && result.notes) || [];
+  const texts = (GAME_TEXTS[game] || {}).settlement || {};
+  return lines.map((line, i) => {
+    try { return settlementNote(texts, notes[i]); } catch (err) { return line; }
+  });
+}
+
+// A note in words in the page's language; throws where it cannot be said (the caller falls back).
+function settlementNote(texts, note) {
+  const say = note && (texts.lines || {})[note.key];
+  const template = say && (say[LANG] || say.en);
+  if (typeof template !== "string" || !note.values) throw new Error("no template");
+  return template.replace(PLACEHOLDER, (_, key) => {
+    if (!Object.hasOwn(note.values, key)) throw new Error(`no value ${key}`);
+    return settlementValue(texts, note.values[key]);
+  });
+}
+
+function settlementValue(texts, value) {
+  const join = LIST_JOINS[LANG] || LIST_JOINS.en;
+  if (typeof value === "number") return String(value);
+  if (typeof value === "string") return value;
+  if (Array.isArray(value)) return value.map(v => settlementValue(texts, v)).join(join);
+  if (!value || typeof value !== "object") throw new Error("no value");
+  if (Object.hasOwn(value, "key")) return settlementNote(texts, value);
+  if (Object.hasOwn(value, "seat")) return seatName(value.seat);
+  if (Object.hasOwn(value, "seats")) return value.seats.map(seatName).join(join);
+  if (Object.hasOwn(value, "signed")) return (value.signed >= 0 ? "+" : "") + String(value.signed);
+  if (Object.hasOwn(value, "name")) {
+    const names = (texts.names || {})[value.name];
+    return (names && (names[LANG] || names.en)) || String(value.name);
+  }
+  throw new Error("unknown value");
+}
