@@ -51,6 +51,7 @@ from scorer.cards import deck as deck_spec
 from scorer.deals import deal_form, observer_deal
 from scorer.errors import ScorerError
 from scorer.events import Event
+from scorer.forms import card_forms, picked_events
 from scorer.games import GameSpec, game
 from scorer.match import Match, NotEnumerableError, Player
 
@@ -150,6 +151,8 @@ class Session:
         self._subs: set[Subscription] = set()
         self._snapshot: dict[str, Any] | None = None
         self._card_ids = frozenset(deck_spec(self.header.deck).cards)
+        self._deck_order = list(dict.fromkeys(deck_spec(self.header.deck).cards))
+        """The deck's distinct card ids in the deck's order (a card picker's grid)."""
         self.follower: Follower | None = None
         self.counter: Any = None
         """The stone counter's link (:class:`fudaba.counter.CounterLink`), when one is attached."""
@@ -333,6 +336,21 @@ class Session:
                 raise SessionError(str(exc), 409) from None
             return self.submit(event.to_json(), source)
 
+    def pick(self, form_type: str, seat: int, cards: Sequence[str],
+             source: str = "dashboard") -> dict[str, Any]:
+        """Enter an event by the cards picked for one of the snapshot's ``forms``
+        (:mod:`scorer.forms`): ``{"seq"}`` once applied, or, where the cards can mean several
+        events (a teyaku's name), ``{"choose": [{"event", "text"}, ...]}`` and nothing changes. A pick
+        the rules refuse: SessionError 409 with the rules' reason."""
+        with self._lock:
+            try:
+                events = picked_events(self.match, form_type, seat, cards)
+            except ScorerError as exc:
+                raise SessionError(str(exc), 409) from None
+            if len(events) > 1:
+                return {"choose": [{"event": e.to_json(), "text": e.describe()} for e in events]}
+            return {"seq": self.submit(events[0].to_json(), source)}
+
     def edit(self, index: int, event_json: Mapping[str, Any], source: str = "dashboard") -> int:
         """Put ``event_json`` in place of effective event ``index`` (from 0) and apply every later
         event again: written as one ``undo`` of the events from ``index`` on, the new event and the
@@ -433,7 +451,7 @@ class Session:
         places = m.table_places()
         return {
             "session": {"id": self.id, "title": self.title, "game": m.GAME, "game_title": self.spec.title,
-                        "ruleset": self.header.ruleset, "deck": m.deck, "unit": m.UNIT,
+                        "ruleset": self.header.ruleset, "deck": m.deck, "cards": self._deck_order, "unit": m.UNIT,
                         "lower_is_better": m.LOWER_IS_BETTER,
                         "players": [p.to_json() for p in m.players]},
             "seq": self.seq,
@@ -512,13 +530,14 @@ class Session:
         form = deal_form(m)
         if form is not None:
             return {"over": False, "legal": [], "deal": {**form.to_json(), "cards": sorted(set(self._card_ids))}}
+        forms = [f.to_json() for f in card_forms(m)]
         try:
             legal = m.legal_events()
         except NotEnumerableError:
-            return {"over": False, "legal": [], "deal": None, "not_listed": True}
+            return {"over": False, "legal": [], "deal": None, "forms": forms, "not_listed": not forms}
         items = [{"event": e.to_json(), "type": e.TYPE, "seat": getattr(e, "seat", None), "text": e.describe(),
                   "cards": event_cards(e, self._card_ids)} for e in legal[:LEGAL_LIMIT]]
-        return {"over": False, "legal": items, "deal": None, "cut": max(0, len(legal) - LEGAL_LIMIT)}
+        return {"over": False, "legal": items, "deal": None, "forms": forms, "cut": max(0, len(legal) - LEGAL_LIMIT)}
 
 
 class Sessions:

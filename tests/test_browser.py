@@ -46,6 +46,8 @@ def test_a_manual_round_of_each_game_to_its_settlement(server: str, browser: obj
         legal = page.evaluate("STATE.manual.legal.map(x => x.event)")
         index = next((i for i, e in enumerate(legal) if {k: v for k, v in e.items() if k != "at"} == step.event), None)
         assert index is not None, f"{step.event} is not among the {len(legal)} events offered"
+        if not page.locator("#all-moves").evaluate("d => d.open"):
+            page.click("#all-moves summary")  # every legal move as a list, the move screen's fallback
         tap_and_wait(page, f'#legal button.event[data-i="{index}"]')
     page.wait_for_selector("#rounds details")
     shown = page.inner_text("#rounds summary")
@@ -75,7 +77,7 @@ def test_an_undo_shows_on_every_screen_and_a_reload_resumes(server: str, browser
     phone = new_page(browser, errors, viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
     phone.goto(url)
     phone.wait_for_selector("#link.on")
-    tap_and_wait(laptop, "#legal button.event >> nth=0")
+    tap_and_wait(laptop, "#moves button.kind.direct >> nth=0")
     phone.wait_for_function("document.querySelector('#log li.last').value == 2")
     assert re.fullmatch(r"Player 1 (plays|retires)( · .*)?", phone.inner_text("#log li.last")), phone.inner_text("#log li.last")
     # undo on the phone: the laptop sees it
@@ -154,7 +156,7 @@ def test_changing_a_past_event_in_the_page(server: str, browser: object) -> None
     start_game(page, server, "hachi-hachi", 3)
     deal(page, random.Random(0), ["01-crane", "02-warbler", "03-curtain", "04-cuckoo", "05-bridge", "06-butterflies"], 1)
     for _ in range(3):  # every seat declares to play
-        tap_and_wait(page, '#legal button.event[data-i="0"]')
+        tap_and_wait(page, '#moves button.kind.direct[data-i="0"]')
     before = last_seq(page)
     page.click('#events button.edit[data-index="2"]')
     page.wait_for_selector("#editor:not([hidden]) button.event")

@@ -23,6 +23,9 @@ Every error is ``{"error": "what and why"}`` with its status: 400 malformed, 401
   follows the game) and after every change (a new line, or the camera's question or state); a ``: ping`` comment every :attr:`web.WebConfig.heartbeat_s` seconds; a
   watcher that falls behind gets ``event: resync`` and the stream ends (the browser reconnects and
   gets a fresh snapshot).
+* ``POST /api/sessions/<id>/pick`` ``{"type", "seat", "cards"}``: an event entered by picking
+  cards for one of the snapshot's ``manual.forms`` (:mod:`scorer.forms`) → ``{"seq"}``, or
+  ``{"choose": [{"event", "text"}]}`` where the cards can mean several events (nothing applied).
 * ``POST /api/sessions/<id>/event`` ``{"event": {...}}``, ``/undo``, ``/confirm``,
   ``/deal`` ``{"dealer"?, "face_up": {"field": [ids]}}``, ``/edit`` ``{"index", "event"}`` or
   ``{"index", "deal": {"dealer"?, "face_up"}}`` (effective event ``index`` replaced, the later
@@ -371,6 +374,18 @@ def event(sid: int) -> Response:
     if not isinstance(ev, dict):
         raise SessionError("say the event: {\"event\": {\"type\": ..., ...}}", 400)
     return jsonify(seq=_session(sid).play(ev))
+
+
+@bp.post("/api/sessions/<int:sid>/pick")
+def pick(sid: int) -> Response:
+    """An event entered by picking cards for one of the snapshot's ``manual.forms``."""
+    body = _body()
+    kind, seat, cards = body.get("type"), body.get("seat"), body.get("cards")
+    if not isinstance(kind, str) or not isinstance(seat, int) or isinstance(seat, bool):
+        raise SessionError("say the form: {\"type\": ..., \"seat\": N, \"cards\": [ids]}", 400)
+    if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards) or len(cards) > 60:
+        raise SessionError("cards must be a list of card ids", 400)
+    return jsonify(_session(sid).pick(kind, seat, cards))
 
 
 @bp.post("/api/sessions/<int:sid>/undo")

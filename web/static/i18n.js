@@ -7,6 +7,13 @@
 "use strict";
 const WORDS = {
   en: {
+    // the move screen (moves.js)
+    "pick-card": "Tap the card: {who}", "pick-next": "Tap the next card: {who}", "pick-n": "Tap the {n} cards shown: {who}",
+    "pick-range": "Tap the {lo} to {hi} cards shown, then record: {who}", "untap": "take it back", "clear": "Clear",
+    "record-n": "Record ({n} cards)", "settled-n": "Round {n} settled", "take-back": "take back the last {n} events first",
+    "something-else": "Something else: enter it by hand", "all-moves": "Every legal move as a list",
+    "q-which-event": "Which happened?", "q-repair": "Which card was it?", "q-unseen": "How did the round end?",
+    "q-hidden-card": "Which card was not seen?", "q-confirm": "Confirm",
     "nothing-happened": "nothing happened", "retract-then": "take back the last {n} events, then: {text}",
     "fine-tune": "Also fine-tune the recogniser on this deck (the training extra; resumable)", "minutes": "min",
     "look-stop": "Stop looking", "face-down-n": "{n} face down", "zone-empty": "empty",
@@ -93,6 +100,13 @@ const WORDS = {
     "val-no-winner-first-same-first": "the same player",
   },
   ja: {
+    // the move screen (moves.js)
+    "pick-card": "札をタップ：{who}", "pick-next": "次の札をタップ：{who}", "pick-n": "見せた{n}枚をタップ：{who}",
+    "pick-range": "見せた札（{lo}〜{hi}枚）をタップして記録：{who}", "untap": "取り消す", "clear": "やり直す",
+    "record-n": "記録する（{n}枚）", "settled-n": "第{n}回戦の精算", "take-back": "先に最後の{n}手を取り消す",
+    "something-else": "どれでもない：手で入力する", "all-moves": "できる手をすべて一覧で",
+    "q-which-event": "どれが起きましたか？", "q-repair": "どの札でしたか？", "q-unseen": "この回はどう終わりましたか？",
+    "q-hidden-card": "見えなかった札はどれですか？", "q-confirm": "確認",
     "nothing-happened": "何も起きていない", "retract-then": "最後の{n}手を取り消して：{text}",
     "fine-tune": "この札で認識器も追加学習する（学習用の追加パッケージが必要・中断しても再開可）", "minutes": "分",
     "look-stop": "映すのをやめる", "face-down-n": "裏向き{n}枚", "zone-empty": "なし",
@@ -165,6 +179,13 @@ const WORDS = {
     "val-no-winner-first-same-first": "同じ人",
   },
   ru: {
+    // the move screen (moves.js)
+    "pick-card": "Нажмите карту: {who}", "pick-next": "Нажмите следующую карту: {who}", "pick-n": "Нажмите {n} показанных карт: {who}",
+    "pick-range": "Нажмите показанные карты ({lo}–{hi}), затем запишите: {who}", "untap": "убрать", "clear": "Сбросить",
+    "record-n": "Записать (карт: {n})", "settled-n": "Итог раунда {n}", "take-back": "сначала отменить последние ходы ({n})",
+    "something-else": "Другое: ввести вручную", "all-moves": "Все возможные ходы списком",
+    "q-which-event": "Что произошло?", "q-repair": "Какая это была карта?", "q-unseen": "Чем закончился раунд?",
+    "q-hidden-card": "Какую карту не было видно?", "q-confirm": "Подтвердите",
     "nothing-happened": "ничего не произошло", "retract-then": "отменить последние ходы ({n}), затем: {text}",
     "fine-tune": "Также дообучить распознаватель на этой колоде (нужен пакет train; можно продолжить)", "minutes": "мин",
     "look-stop": "Перестать смотреть", "face-down-n": "рубашкой вверх: {n}", "zone-empty": "пусто",

@@ -50,6 +50,8 @@ function render(s) {
   if (toCounter) toCounter.hidden = !!s.counter;
   renderManual(s.manual);
   renderEvents(s.events);
+  renderScorebar(s);
+  renderRecorded(s);
 }
 
 function renderLive(v) {
@@ -60,11 +62,8 @@ function renderLive(v) {
     v.calibrated ? t("frames", {state: v.camera, frames: v.frames, t: v.t}) : v.message, v.error ? ` — ${v.error}` : null);
   const parts = [cam];
   if (v.question) {
-    parts.push(el("div", {class: "question"}, el("h2", {}, v.question.kind === "confirm" ? t("confirm-q") : t("which")),
-      v.question.text.startsWith("Which happened?") ? null : el("p", {}, v.question.text),
-      el("div", {class: "choices"}, v.question.candidates.map((c, i) =>
-        el("button", {class: i === 0 ? "primary answer" : "answer", "data-choice": i,
-                      onclick: () => act("POST", "answer", {choice: i})}, candidateText(v.question, i))))));
+    parts.push(el("div", {class: "question"}, el("h2", {}, t(`q-${v.question.kind}`) === `q-${v.question.kind}` ? t("which") : t(`q-${v.question.kind}`)),
+      questionCards(v.question)));
   }
   if (v.desync) {
     parts.push(el("div", {class: "desync"}, el("h2", {}, t("desync")), el("p", {}, v.desync.text),
@@ -74,6 +73,7 @@ function renderLive(v) {
   }
   box.replaceChildren(...parts);
   section.className = `panel live ${v.state}`;
+  document.getElementById("manual").classList.toggle("entry", v.state === "entry");
 }
 
 const SEAT_COLOURS = ["#b3261e", "#1d5fa8", "#2e7d32", "#8a4fbf", "#c77700", "#00838f", "#6d4c41", "#ad1457"];
@@ -174,6 +174,7 @@ function renderManual(m) {
   section.classList.toggle("camera", !!STATE.live);
   const deal = document.getElementById("deal"), legal = document.getElementById("legal");
   deal.replaceChildren(); legal.replaceChildren(); delete deal.dataset.need;
+  renderMoves(m);
   if (m.over) return;
   if (m.deal) {
     dealPicker(deal, m.deal, PICKED, t("deal"), body => act("POST", "deal", body), "dealer");
@@ -213,22 +214,31 @@ function dealPicker(box, d, picked, label, onDeal, dealerId) {
   box.dataset.need = need;
   const dealerSel = d.dealers.length > 1 ? el("select", {id: dealerId}, d.dealers.map(s => el("option", {value: s}, seatName(s)))) : null;
   const shown = el("div", {class: "cards picked"});
-  const go = el("button", {class: "primary", disabled: picked.length !== need, onclick: () => {
+  const send = () => {
     const face_up = {}; let i = 0;
     for (const [f, n] of fields) { face_up[f] = picked.slice(i, i + n); i += n; }
     const body = {face_up};
     if (d.dealers.length) body.dealer = dealerSel ? Number(dealerSel.value) : d.dealers[0];
     onDeal(body);
-  }}, label);
-  const refresh = () => { shown.replaceChildren(...picked.map(c => face(c, true))); go.disabled = picked.length !== need; };
-  refresh();
-  box.append(...[el("h3", {}, need ? t("deal-tap", {n: need, fields: fields.map(([f, n]) => `${f} ${n}`).join(", ")}) : t("a-deal")),
-    dealerSel ? el("label", {}, t("dealer"), dealerSel) : null, shown, go,
-    need ? el("div", {class: "cards deck"}, d.cards.map(c => el("button", {class: "pick", "data-card": c, onclick: () => {
+  };
+  const go = el("button", {class: "primary", disabled: picked.length !== need, onclick: send}, label);
+  const grid = el("div", {class: "deck"});
+  // the deck as a grid (moves.js); a tapped card again takes it back; with the dealer known, the
+  // last card needed enters the deal
+  const refresh = () => {
+    shown.replaceChildren(...picked.map(c => face(c, true)));
+    go.disabled = picked.length !== need;
+    const open = new Map(d.cards.map(c => [c, picked.includes(c) || picked.length < need ? 1 : 0]));
+    grid.replaceChildren(deckGrid(d.cards, open, picked, c => {
       const at = picked.indexOf(c);
       if (at >= 0) picked.splice(at, 1); else if (picked.length < need) picked.push(c);
       refresh();
-    }}, face(c, true)))) : null].filter(x => x !== null));
+      if (at < 0 && picked.length === need && !dealerSel) send();
+    }));
+  };
+  refresh();
+  box.append(...[el("h3", {}, need ? t("deal-tap", {n: need, fields: fields.map(([f, n]) => `${f} ${n}`).join(", ")}) : t("a-deal")),
+    dealerSel ? el("label", {}, t("dealer"), dealerSel) : null, shown, go, need ? grid : null].filter(x => x !== null));
 }
 
 // The game's events, newest first, each with "change": what could have happened instead.

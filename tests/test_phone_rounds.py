@@ -1,0 +1,87 @@
+"""A whole round of each game entered by taps alone on a phone-sized page (390 × 844), as issue 50
+asks: Playwright on Debian's Chromium taps the move screen's buttons and card picker (no typing,
+no list of sentences), including a Hachi-hachi teyaku claim, a Poka starting hand and a Bagaji call,
+stop and show, and the page's settlement is the engine's. A screenshot of each game's move screen
+goes to ``test-artifacts/`` (the ones in ``docs/`` are copies of these)."""
+
+from __future__ import annotations
+
+import statistics
+
+import pytest
+
+pytest.importorskip("playwright.sync_api")
+from tests.browser_kit import (  # noqa: E402
+    ARTIFACTS,
+    CHROMIUM,
+    merged_shows,
+    new_page,
+    start_game,
+    tap_deal,
+    tap_event,
+)
+
+pytestmark = [pytest.mark.phone, pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed")]
+
+PHONE = {"width": 390, "height": 844}
+ROUNDS = [  # (game, seats, seed, what the round must hold)
+    ("hachi-hachi", 3, 10, {"claim", "play", "draw", "declare"}),
+    ("poka", 2, 100, {"claim"}),
+    ("bagaji", 3, 0, {"call", "stop", "show", "discard"}),
+]
+
+
+@pytest.mark.parametrize("game,seats,seed,holds", ROUNDS)
+def test_a_whole_round_by_taps_on_a_phone(server: str, browser: object, game: str, seats: int, seed: int,
+                                          holds: set[str]) -> None:
+    from scorer.simulate import entered_rounds
+
+    steps, results = entered_rounds(game, seats, seed)
+    steps = merged_shows(steps)
+    assert holds <= {s.event["type"] for s in steps if s.kind == "event"}
+    errors: list[str] = []
+    page = new_page(browser, errors, viewport=PHONE)
+    start_game(page, server, game, seats)
+    taps: list[int] = []
+    shot = False
+    for step in steps:
+        if step.kind == "deal":
+            taps.append(tap_deal(page, dict(step.face_up), step.dealer))
+            continue
+        if not shot and page.locator("#moves .grid").count():
+            ARTIFACTS.mkdir(exist_ok=True)
+            page.locator("#moves").scroll_into_view_if_needed()
+            page.screenshot(path=str(ARTIFACTS / f"phone-moves-{game}.png"))
+            shot = True
+        taps.append(tap_event(page, step.event))
+    # the settlement, on top: each seat's total and change is the engine's
+    page.wait_for_selector("#scorebar details.settled")
+    changes = results[0]
+    sums = [int(x) for x in page.locator("#scorebar .sum").all_inner_texts()]
+    assert sums == list(changes)
+    shown = [x.strip(" ()") for x in page.locator("#scorebar .change").all_inner_texts()]
+    assert shown == [f"{'+' if c > 0 else ''}{c}" for c in changes]
+    assert page.locator("#scorebar details.settled li").count() > 0
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    assert shot and not errors, errors
+    # the common move takes at most three taps
+    print(game, "taps per entry", taps)
+    assert statistics.median(taps) <= 3, taps
+
+
+def test_a_wrong_claim_is_refused_with_the_rules_reason(server: str, browser: object) -> None:
+    errors: list[str] = []
+    page = new_page(browser, errors, viewport=PHONE)
+    start_game(page, server, "hachi-hachi", 3)
+    tap_deal(page, {"field": ["01-crane", "02-warbler", "03-curtain", "04-cuckoo", "05-bridge", "06-butterflies"]}, 1)
+    for _ in range(3):
+        tap_event(page, page.evaluate("STATE.manual.legal[0].event"))  # everyone plays
+    page.click('#moves button.kind[data-key="form:claim:2"]')
+    for c in ("07-boar", "08-moon", "09-sakecup"):
+        page.click(f'#moves .grid button.pick[data-card="{c}"]')
+    page.click("#moves button.record")
+    page.wait_for_function("document.getElementById('play-error').textContent !== ''")
+    assert "back no teyaku" in page.inner_text("#play-error") and "H5.6" in page.inner_text("#play-error")
+    # the picks stay, so a card can be taken back and another tapped
+    assert page.locator("#moves .picked-row button.unpick").count() == 3
+    assert [e for e in errors if "409" not in e] == [], errors  # the refusal's 409 is logged by the browser
