@@ -699,13 +699,15 @@ class BagajiMatch(Match):
         for k in range(1, n + 1):
             if k == winner or (o.kind == "stop" and k == o.seat):
                 continue
-            extra = ""
-            note = Note.of("hand", seat=_seat(k), value=values[k - 1], score=Said("signed", changes[k - 1]))
+            value, score = values[k - 1], changes[k - 1]
             if k == penalised and o.kind == "call-win":
-                extra = f" + {opts.feeder_penalty} for feeding the winning call (rules B11.2)"
-                note = Note.of("hand-fed", seat=_seat(k), value=values[k - 1], penalty=opts.feeder_penalty,
-                               score=Said("signed", changes[k - 1]))
-            say(f"{self._name(k)}: hand {values[k - 1]}{extra} = {changes[k - 1]:+d}", note)
+                say(f"{self._name(k)}: hand {value} + {opts.feeder_penalty} for feeding the winning call "
+                    f"(rules B11.2) = {score:+d}",
+                    Note.of("hand-fed", seat=_seat(k), value=value, penalty=opts.feeder_penalty,
+                            score=Said("signed", score)))
+            else:
+                say(f"{self._name(k)}: hand {value} = {score:+d}",
+                    Note.of("hand", seat=_seat(k), value=value, score=Said("signed", score)))
         before = s.results[-1].totals if s.results else (0,) * n
         totals = tuple(t + c for t, c in zip(before, changes, strict=True))
         number = len(s.results) + 1
