@@ -11,6 +11,7 @@ now; when none is allowed it raises the rules' reason. Pure: no I/O.
 
 from __future__ import annotations
 
+import importlib
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -78,16 +79,10 @@ def picked_events(match: Match, form_type: str, seat: int, cards: Sequence[str])
 
 
 def _game(match: Match) -> Any:
-    """The module of ``match``'s game that knows its forms."""
-    if match.GAME == "hachi-hachi":
-        from scorer.hachihachi import forms
-    elif match.GAME == "poka":
-        from scorer.poka import forms  # type: ignore[no-redef]
-    elif match.GAME == "bagaji":
-        from scorer.bagaji import forms  # type: ignore[no-redef]
-    else:
-        raise ValueError(f"no card forms for {match.GAME}")
-    return forms
+    """The module of ``match``'s game that knows its forms (``forms`` in the game's folder)."""
+    from scorer.games import game
+
+    return importlib.import_module(f"{game(match.GAME).description.package}.forms")
 
 
 def place_cards(match: Match, name: str) -> tuple[str, ...]:

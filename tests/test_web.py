@@ -317,3 +317,26 @@ def test_answers_and_the_table_need_a_camera_and_a_choice(browser: Browser) -> N
     assert browser.get(f"/api/sessions/{sid}/video.mjpeg").status_code == 404
     assert browser.get(f"/api/sessions/{sid}/frame.jpg").status_code == 404
     assert browser.post("/api/sessions/99/answer", {"choice": 0}).status_code == 404
+
+
+def test_an_event_entered_by_picking_cards(browser: Browser) -> None:
+    """POST /pick: a teyaku claim by the cards shown; where the cards back several teyaku the
+    server says which (nothing applied); a wrong pick is a 409 with the rules' reason, a malformed
+    one a 400."""
+    sid = start(browser)
+    browser.post(f"/api/sessions/{sid}/deal", {"dealer": 1, "face_up": {"field": FIELD6}})
+    for seat in (1, 2, 3):
+        browser.post(f"/api/sessions/{sid}/event", {"event": {"type": "declare", "seat": seat, "play": True}})
+    forms = browser.get(f"/api/sessions/{sid}/state").json["manual"]["forms"]
+    assert [(f["type"], f["seat"]) for f in forms] == [("claim", 1), ("claim", 2), ("claim", 3)]
+    plains = ["08-plain-1", "08-plain-2", "09-plain-1", "09-plain-2", "10-plain-1", "10-plain-2"]
+    r = browser.post(f"/api/sessions/{sid}/pick", {"type": "claim", "seat": 2, "cards": plains})
+    assert r.status_code == 200 and {c["event"]["teyaku"] for c in r.json["choose"]} >= {"tan-ichi", "toichi"}
+    assert browser.get(f"/api/sessions/{sid}/state").json["status"]["events"] == 4  # nothing applied
+    r = browser.post(f"/api/sessions/{sid}/pick", {"type": "claim", "seat": 2, "cards": ["07-boar", "07-ribbon", "07-plain-1"]})
+    assert r.status_code == 200 and r.json == {"seq": 5}
+    r = browser.post(f"/api/sessions/{sid}/pick", {"type": "claim", "seat": 3, "cards": ["07-plain-2", "08-moon"]})
+    assert r.status_code == 409 and "back no teyaku" in r.json["error"]
+    for body in ({"type": "claim", "seat": "2", "cards": []}, {"type": "claim", "seat": 2, "cards": "07-boar"}):
+        r = browser.post(f"/api/sessions/{sid}/pick", body)
+        assert r.status_code == 400 and r.json["error"]

@@ -12,8 +12,8 @@ from scorer.hachihachi.engine import BLANK, DRAW, HAND_SIZE, PLAY, SIT_OUT, hand
 from scorer.hachihachi.events import Buyout, Claim, SitOut
 from scorer.match import Match
 
-CLAIM_FEWEST = 3
-"""Fewest cards a claim shows (sanbon: a month's three cards)."""
+CLAIM_FEWEST = 1
+"""Fewest cards a claim shows (aka shows only its ribbons and plains, which may be few)."""
 
 
 def card_forms(match: Match) -> tuple[CardForm, ...]:

@@ -8,7 +8,7 @@ from scorer.forms import CardForm, place_cards
 from scorer.match import Match
 from scorer.poka.engine import CLAIMS, HANDS, UNDECIDED
 from scorer.poka.events import Claim
-from scorer.poka.hands import HAND_SIZE
+from scorer.poka.hands import HAND_SIZE, teyaku_held
 
 
 def card_forms(match: Match) -> tuple[CardForm, ...]:
@@ -21,4 +21,6 @@ def card_forms(match: Match) -> tuple[CardForm, ...]:
 
 
 def events_for(match: Match, form_type: str, seat: int, cards: tuple[str, ...]) -> list[Event]:
-    return [Claim(seat, cards)]
+    """The claim of the highest starting hand the cards hold (the engine says why none is held)."""
+    held = teyaku_held(cards, match.options)
+    return [Claim(seat, cards, held[0].name)] if held else [Claim(seat, cards)]

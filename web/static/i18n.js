@@ -8,6 +8,9 @@
 const WORDS = {
   en: {
     // the move screen (moves.js)
+    "form-claim-hachi-hachi": "{seat} claims a teyaku", "form-claim-poka": "{seat} shows a starting hand",
+    "form-buyout": "{seat} is bought out", "form-sit-out": "{seat} holds the blank", "form-show": "{seat} shows their hand",
+    "seen-draw": "{seat} draws a card everyone saw",
     "pick-card": "Tap the card: {who}", "pick-next": "Tap the next card: {who}", "pick-n": "Tap the {n} cards shown: {who}",
     "pick-range": "Tap the {lo} to {hi} cards shown, then record: {who}", "untap": "take it back", "clear": "Clear",
     "record-n": "Record ({n} cards)", "settled-n": "Round {n} settled", "take-back": "take back the last {n} events first",
@@ -101,6 +104,9 @@ const WORDS = {
   },
   ja: {
     // the move screen (moves.js)
+    "form-claim-hachi-hachi": "{seat}が手役を出す", "form-claim-poka": "{seat}が手役を見せる",
+    "form-buyout": "{seat}が手札を見せて買い取られる", "form-sit-out": "{seat}が白札を持つ", "form-show": "{seat}が手札を見せる",
+    "seen-draw": "{seat}が皆に見える札を引く",
     "pick-card": "札をタップ：{who}", "pick-next": "次の札をタップ：{who}", "pick-n": "見せた{n}枚をタップ：{who}",
     "pick-range": "見せた札（{lo}〜{hi}枚）をタップして記録：{who}", "untap": "取り消す", "clear": "やり直す",
     "record-n": "記録する（{n}枚）", "settled-n": "第{n}回戦の精算", "take-back": "先に最後の{n}手を取り消す",
@@ -180,6 +186,9 @@ const WORDS = {
   },
   ru: {
     // the move screen (moves.js)
+    "form-claim-hachi-hachi": "{seat} заявляет тэяку", "form-claim-poka": "{seat} показывает стартовую руку",
+    "form-buyout": "{seat} выкуплен(а), показав руку", "form-sit-out": "У {seat} чистая карта", "form-show": "{seat} показывает руку",
+    "seen-draw": "{seat} берёт карту, которую все видели",
     "pick-card": "Нажмите карту: {who}", "pick-next": "Нажмите следующую карту: {who}", "pick-n": "Нажмите {n} показанных карт: {who}",
     "pick-range": "Нажмите показанные карты ({lo}–{hi}), затем запишите: {who}", "untap": "убрать", "clear": "Сбросить",
     "record-n": "Записать (карт: {n})", "settled-n": "Итог раунда {n}", "take-back": "сначала отменить последние ходы ({n})",

@@ -41,14 +41,24 @@ function moveGroups(m, seat) {
     byKey.get(key).items.push(it);
   });
   for (const f of m.forms || []) groups.push({key: `form:${f.type}:${f.seat}`, type: f.type, seat: f.seat, form: f, items: []});
-  const rank = g => (g.seat === seat ? 0 : g.seat == null ? 1 : 2);
+  // a card group beside a button of its own type and seat (Bagaji: a draw nobody saw, or one seen)
+  // is the less likely of the two
+  const directs = new Set(groups.filter(g => g.direct).map(g => `${g.type}:${g.seat}`));
+  for (const g of groups) g.seen = !g.direct && !g.form && directs.has(`${g.type}:${g.seat}`);
+  const rank = g => (g.seat === seat ? 0 : g.seat == null ? 2 : 4) + (g.seen || g.form ? 1 : 0);
   return groups.map((g, n) => ({g, n})).sort((a, b) => rank(a.g) - rank(b.g) || a.n - b.n).map(x => x.g);
 }
 
 function groupLabel(g) {
   if (g.direct) return eventText(STATE.session.game, g.direct.event, g.direct.text);
+  const who = g.seat != null ? seatName(g.seat) : "";
+  if (g.form) {
+    const game = STATE.session.game, key = t(`form-${g.type}-${game}`) !== `form-${g.type}-${game}` ? `form-${g.type}-${game}` : `form-${g.type}`;
+    if (t(key) !== key) return t(key, {seat: who});
+  }
+  if (g.seen && t(`seen-${g.type}`) !== `seen-${g.type}`) return t(`seen-${g.type}`, {seat: who});
   const word = typeWord(g.type, STATE.session.game);
-  return g.seat != null ? `${word} · ${seatName(g.seat)}` : word;
+  return who ? `${word} · ${who}` : word;
 }
 
 // What a tap on the picker may pick now in group `g`: the cards (with how many copies may still be
@@ -128,7 +138,8 @@ function renderMoves(m) {
   const groups = moveGroups(m, seat);
   if (MOVE.state !== stateKey) {                 // the game moved on: open the likeliest group afresh
     MOVE.state = stateKey; MOVE.picks = []; MOVE.choose = null;
-    const first = groups.find(g => !g.direct && g.seat === seat) || groups.find(g => !g.direct);
+    const first = groups.find(g => !g.direct && !g.seen && !g.form && g.seat === seat) ||
+      (groups.some(g => g.direct) ? null : groups.find(g => !g.direct));
     MOVE.key = first ? first.key : null;
   }
   let open = groups.find(g => g.key === MOVE.key);
@@ -181,7 +192,7 @@ function renderScorebar(s) {
   const box = document.getElementById("scorebar");
   if (!box) return;
   const last = s.results.length ? s.results[s.results.length - 1] : null;
-  const lines = last ? (typeof settlementLines === "function" ? settlementLines(s.session.game, last) : last.lines) : [];
+  const lines = last ? settlementLines(s.session.game, last) : [];
   box.replaceChildren(...[el("div", {class: "totals"}, s.session.players.map(p => el("span", {class: `who${s.status.expects.seat === p.seat ? " to-act" : ""}`, "data-seat": p.seat},
       el("span", {class: "name"}, p.name), " ", el("strong", {class: "sum"}, s.status.totals[p.seat - 1]),
       last ? el("small", {class: "change"}, ` (${last.changes[p.seat - 1] > 0 ? "+" : ""}${last.changes[p.seat - 1]})`) : null))),

@@ -34,7 +34,7 @@ function render(s) {
   document.getElementById("chart").replaceChildren(...totalsChart(s));
   document.getElementById("rounds").replaceChildren(...s.results.slice().reverse().map(r => el("details", {},
     el("summary", {}, `${t("round-n", {n: r.round})}${r.changes.map((c, i) => `${seatName(i + 1)} ${c > 0 ? "+" : ""}${c}`).join(", ")}`),
-    el("ul", {}, r.lines.map(l => el("li", {}, ...cited(l)))))));
+    el("ul", {}, settlementLines(s.session.game, r).map(l => el("li", {}, ...cited(l)))))));
   // places
   document.getElementById("places").replaceChildren(...Object.entries(s.places)
     .filter(([name, p]) => p.known.length || p.hidden)
