@@ -85,3 +85,33 @@ def test_a_wrong_claim_is_refused_with_the_rules_reason(server: str, browser: ob
     # the picks stay, so a card can be taken back and another tapped
     assert page.locator("#moves .picked-row button.unpick").count() == 3
     assert [e for e in errors if "409" not in e] == [], errors  # the refusal's 409 is logged by the browser
+
+
+def test_a_camera_question_is_drawn_as_cards(server: str, browser: object) -> None:
+    """A question's candidates (the tracker's data: :meth:`scorer.tracker.values.Question.to_json`)
+    as at most four buttons of seats and card faces, in the page's words (no raw event text), and
+    "something else", which answers with the index after the last candidate."""
+    from scorer.choices import MAX_CHOICES, choice_of
+    from scorer.hachihachi.events import Draw, Play
+
+    errors: list[str] = []
+    page = new_page(browser, errors, viewport=PHONE)
+    start_game(page, server, "hachi-hachi", 3)
+    candidates = [[Play(2, "03-curtain", None)], [Play(2, "03-ribbon", None)], [Play(2, "03-plain-1", None)],
+                  [Play(2, "03-plain-2", None)], [Play(2, "04-cuckoo", None), Draw(2, "05-bridge", None)]]
+    choices = [choice_of(evs, 0).to_json() for evs in candidates[:MAX_CHOICES]]
+    question = {"text": "Which happened? 1) play seat=2 card=03-curtain", "kind": "which-event", "since": 1.0,
+                "candidates": ["..."] * len(candidates), "choices": choices, "something_else": "something-else"}
+    view = {"camera": "on", "message": "", "source": "test", "calibrated": True, "frames": 10, "t": 1.0,
+            "error": None, "state": "question", "question": question, "desync": None}
+    page.evaluate("v => renderLive(v)", view)
+    answers = page.locator("#live button.card-answer")
+    assert answers.count() == MAX_CHOICES
+    assert answers.nth(0).locator("img.card").count() == 1
+    assert "Player 2" in answers.nth(0).inner_text()
+    text = page.inner_text("#live")
+    assert "seat=" not in text and "Which happened? 1)" not in text
+    assert page.get_attribute("#live button.something-else", "data-choice") == str(len(candidates))
+    page.screenshot(path=str(ARTIFACTS / "phone-question.png"))
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    assert not errors, errors
