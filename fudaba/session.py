@@ -61,6 +61,9 @@ LOG_LINES = 200
 """Record lines a snapshot carries (the most recent)."""
 LEGAL_LIMIT = 600
 """Legal events a snapshot lists at most (manual play); more are said to be cut."""
+TABLE_DECISIONS = ("end-session",)
+"""Event types the table may decide at any time, which manual play offers where the rules allow
+them (the engines leave them out of their next events)."""
 SOURCES_FROM_PLAYERS = ("dashboard", "button", "answer", "table", "import")
 """Sources a line may be submitted with from outside the tracker."""
 
@@ -527,17 +530,37 @@ class Session:
         """What may happen next in ``m``: the legal events (cut at :data:`LEGAL_LIMIT`) or a deal form."""
         if m.is_over:
             return {"over": True, "legal": [], "deal": None}
+        anytime = self._table_decisions(m)
         form = deal_form(m)
         if form is not None:
-            return {"over": False, "legal": [], "deal": {**form.to_json(), "cards": sorted(set(self._card_ids))}}
+            return {"over": False, "legal": [self._item(e) for e in anytime], "deal": {**form.to_json(),
+                    "cards": sorted(set(self._card_ids))}, "forms": []}
         forms = [f.to_json() for f in card_forms(m)]
         try:
             legal = m.legal_events()
         except NotEnumerableError:
-            return {"over": False, "legal": [], "deal": None, "forms": forms, "not_listed": not forms}
-        items = [{"event": e.to_json(), "type": e.TYPE, "seat": getattr(e, "seat", None), "text": e.describe(),
-                  "cards": event_cards(e, self._card_ids)} for e in legal[:LEGAL_LIMIT]]
+            return {"over": False, "legal": [self._item(e) for e in anytime], "deal": None, "forms": forms,
+                    "not_listed": not forms}
+        items = [self._item(e) for e in [*legal[:LEGAL_LIMIT], *anytime]]
         return {"over": False, "legal": items, "deal": None, "forms": forms, "cut": max(0, len(legal) - LEGAL_LIMIT)}
+
+    def _item(self, e: Event) -> dict[str, Any]:
+        """A legal event as manual play lists it."""
+        return {"event": e.to_json(), "type": e.TYPE, "seat": getattr(e, "seat", None), "text": e.describe(),
+                "cards": event_cards(e, self._card_ids)}
+
+    @staticmethod
+    def _table_decisions(m: Match) -> list[Event]:
+        """The table's decisions the engine does not list among its next events but the rules allow
+        now (:data:`TABLE_DECISIONS`: Bagaji's end of the session)."""
+        types = m.EVENTS.types()
+        out = []
+        for kind in TABLE_DECISIONS:
+            if kind in types:
+                ev = m.EVENTS.from_json({"type": kind})
+                if m.check(ev) is None:
+                    out.append(ev)
+        return out
 
 
 class Sessions:

@@ -340,3 +340,15 @@ def test_an_event_entered_by_picking_cards(browser: Browser) -> None:
     for body in ({"type": "claim", "seat": "2", "cards": []}, {"type": "claim", "seat": 2, "cards": "07-boar"}):
         r = browser.post(f"/api/sessions/{sid}/pick", body)
         assert r.status_code == 400 and r.json["error"]
+
+
+def test_bagaji_s_end_of_session_is_offered_to_manual_play(browser: Browser) -> None:
+    """The table's decision the engine leaves out of its next events (rules: ``end-session``) is
+    offered where the rules allow it, before and during a round, and ends the match when entered."""
+    sid = start(browser, "bagaji", ["A", "B", "C"])
+    manual = browser.get(f"/api/sessions/{sid}/state").json["manual"]
+    assert [i["type"] for i in manual["legal"]][-1] == "end-session"
+    r = browser.post(f"/api/sessions/{sid}/event", {"event": {"type": "end-session"}})
+    assert r.status_code == 200
+    state = browser.get(f"/api/sessions/{sid}/state").json
+    assert state["status"]["over"] and state["manual"]["over"]

@@ -8,6 +8,7 @@
 const WORDS = {
   en: {
     // the move screen (moves.js)
+    "do-end-session": "End the session (now, or when this round is settled)",
     "form-claim-hachi-hachi": "{seat} claims a teyaku", "form-claim-poka": "{seat} shows a starting hand",
     "form-buyout": "{seat} is bought out", "form-sit-out": "{seat} holds the blank", "form-show": "{seat} shows their hand",
     "seen-draw": "{seat} draws a card everyone saw",
@@ -104,6 +105,7 @@ const WORDS = {
   },
   ja: {
     // the move screen (moves.js)
+    "do-end-session": "対局を終える（今、またはこの回の精算後）",
     "form-claim-hachi-hachi": "{seat}が手役を出す", "form-claim-poka": "{seat}が手役を見せる",
     "form-buyout": "{seat}が手札を見せて買い取られる", "form-sit-out": "{seat}が白札を持つ", "form-show": "{seat}が手札を見せる",
     "seen-draw": "{seat}が皆に見える札を引く",
@@ -186,6 +188,7 @@ const WORDS = {
   },
   ru: {
     // the move screen (moves.js)
+    "do-end-session": "Закончить игру (сейчас или после расчёта этого раунда)",
     "form-claim-hachi-hachi": "{seat} заявляет тэяку", "form-claim-poka": "{seat} показывает стартовую руку",
     "form-buyout": "{seat} выкуплен(а), показав руку", "form-sit-out": "У {seat} чистая карта", "form-show": "{seat} показывает руку",
     "seen-draw": "{seat} берёт карту, которую все видели",

@@ -50,6 +50,7 @@ function moveGroups(m, seat) {
 }
 
 function groupLabel(g) {
+  if (g.direct && t(`do-${g.type}`) !== `do-${g.type}`) return t(`do-${g.type}`);
   if (g.direct) return eventText(STATE.session.game, g.direct.event, g.direct.text);
   const who = g.seat != null ? seatName(g.seat) : "";
   if (g.form) {
@@ -133,7 +134,7 @@ function renderMoves(m) {
   const box = document.getElementById("moves");
   if (!box) return;
   const seat = STATE.status.expects.seat;
-  if (m.over || m.deal || (!m.legal.length && !(m.forms || []).length)) { box.replaceChildren(); MOVE.state = null; return; }
+  if (m.over || (!m.legal.length && !(m.forms || []).length)) { box.replaceChildren(); MOVE.state = null; return; }
   const stateKey = `${STATE.seq}`;
   const groups = moveGroups(m, seat);
   if (MOVE.state !== stateKey) {                 // the game moved on: open the likeliest group afresh
