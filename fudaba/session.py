@@ -51,7 +51,7 @@ from scorer.cards import deck as deck_spec
 from scorer.deals import deal_form, observer_deal
 from scorer.errors import ScorerError
 from scorer.events import Event
-from scorer.forms import card_forms, picked_events
+from scorer.forms import card_forms, picked_events, unlisted_events
 from scorer.games import GameSpec, game
 from scorer.match import Match, NotEnumerableError, Player
 
@@ -61,9 +61,6 @@ LOG_LINES = 200
 """Record lines a snapshot carries (the most recent)."""
 LEGAL_LIMIT = 600
 """Legal events a snapshot lists at most (manual play); more are said to be cut."""
-TABLE_DECISIONS = ("end-session",)
-"""Event types the table may decide at any time, which manual play offers where the rules allow
-them (the engines leave them out of their next events)."""
 SOURCES_FROM_PLAYERS = ("dashboard", "button", "answer", "table", "import")
 """Sources a line may be submitted with from outside the tracker."""
 
@@ -530,7 +527,7 @@ class Session:
         """What may happen next in ``m``: the legal events (cut at :data:`LEGAL_LIMIT`) or a deal form."""
         if m.is_over:
             return {"over": True, "legal": [], "deal": None}
-        anytime = self._table_decisions(m)
+        anytime = list(unlisted_events(m))
         form = deal_form(m)
         if form is not None:
             return {"over": False, "legal": [self._item(e) for e in anytime], "deal": {**form.to_json(),
@@ -548,19 +545,6 @@ class Session:
         """A legal event as manual play lists it."""
         return {"event": e.to_json(), "type": e.TYPE, "seat": getattr(e, "seat", None), "text": e.describe(),
                 "cards": event_cards(e, self._card_ids)}
-
-    @staticmethod
-    def _table_decisions(m: Match) -> list[Event]:
-        """The table's decisions the engine does not list among its next events but the rules allow
-        now (:data:`TABLE_DECISIONS`: Bagaji's end of the session)."""
-        types = m.EVENTS.types()
-        out = []
-        for kind in TABLE_DECISIONS:
-            if kind in types:
-                ev = m.EVENTS.from_json({"type": kind})
-                if m.check(ev) is None:
-                    out.append(ev)
-        return out
 
 
 class Sessions:

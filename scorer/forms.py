@@ -78,6 +78,16 @@ def picked_events(match: Match, form_type: str, seat: int, cards: Sequence[str])
     return legal
 
 
+def unlisted_events(match: Match) -> tuple[Event, ...]:
+    """Events the rules allow now that the engine leaves out of its next events (a table's decision
+    such as Bagaji's end of the session; a hidden hand's repeated ``ready``), which manual play
+    offers beside them; each checked by the rules."""
+    if match.is_over:
+        return ()
+    extra = getattr(_game(match), "unlisted_events", None)
+    return tuple(e for e in extra(match) if match.check(e) is None) if extra is not None else ()
+
+
 def _game(match: Match) -> Any:
     """The module of ``match``'s game that knows its forms (``forms`` in the game's folder)."""
     from scorer.games import game

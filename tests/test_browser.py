@@ -173,16 +173,17 @@ def test_switching_language_changes_the_page_and_stays_after_a_reload(server: st
     errors: list[str] = []
     page = new_page(browser, errors, viewport={"width": 1280, "height": 900})
     start_game(page, server, "poka", 2)
-    assert page.inner_text("#undo") == "Undo last"
+    assert page.inner_text("#confirm") == "Confirm last"
     assert page.inner_text("#expects") == "a deal is due"
     page.select_option("#lang", "ja")
-    assert page.inner_text("#undo") == "最後を取り消す"
+    assert page.inner_text("#confirm") == "最後を確認"
     assert page.inner_text("#scores th >> nth=0") == "席"
     # the game's own texts too: what is expected, the events, the places; the rules in Japanese
     assert page.inner_text("#expects") == "配札を待っています"
     deal(page, random.Random(5), dealer=2)
     page.wait_for_function("document.querySelector('#log li.last') && document.querySelector('#log li.last').value == 1")
     assert re.fullmatch(r"Player 2が配る。場札は.+ · dashboard", page.inner_text("#log li.last")), page.inner_text("#log li.last")
+    assert page.inner_text("#undo") == "最後を取り消す"  # beside the line just recorded
     assert "番" in page.inner_text("#expects") and "山札" in page.inner_text("#places")
     assert page.get_attribute("a.rules-link", "href") == "/rules?lang=ja"
     # a camera's question says its candidates in the language too

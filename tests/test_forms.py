@@ -8,7 +8,7 @@ import pytest
 
 from scorer.deals import observer_deal
 from scorer.errors import IllegalEventError
-from scorer.forms import card_forms, picked_events
+from scorer.forms import card_forms, picked_events, unlisted_events
 from scorer.games import game
 from scorer.match import NotEnumerableError
 from scorer.simulate import entered_rounds
@@ -33,6 +33,7 @@ def _enter(m, obj: dict) -> str:  # noqa: ANN001
         listed = [_plain(e) for e in m.legal_events()]
     except NotEnumerableError:
         listed = []
+    listed += [_plain(e) for e in unlisted_events(m)]  # offered beside the engine's next events
     if obj in listed:
         m.apply(m.EVENTS.from_json(obj))
         return "listed"

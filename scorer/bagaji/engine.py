@@ -826,11 +826,11 @@ class BagajiMatch(Match):
             return out
         hand_names, meld_names, cache = self._hand_names, self._meld_names, self._shape_cache
         for k, flag in enumerate(s.ready, start=1):
-            h = places[hand_names[k]]
-            if h.hidden:  # an announcement may have lapsed unseen (a discard broke the shape): again
-                out.append(Ready(k))
-                continue
             if flag >= 0:
+                continue
+            h = places[hand_names[k]]
+            if h.hidden:
+                out.append(Ready(k))
                 continue
             key = (h.known, places[meld_names[k]].known)
             shaped = cache.get(key)

@@ -184,7 +184,7 @@ function renderRecorded(s) {
   const seen = box.dataset.seq;
   box.dataset.seq = last.seq;
   box.replaceChildren(el("span", {class: "what"}, "✓ ", logText(s.session.game, last)),
-    el("button", {class: "undo", id: "undo-last", onclick: () => act("POST", "undo")}, t("undo")));
+    el("button", {class: "undo", id: "undo", onclick: () => act("POST", "undo")}, t("undo")));
   if (seen && seen !== String(last.seq)) { box.classList.remove("flash"); void box.offsetWidth; box.classList.add("flash"); }
 }
 

@@ -339,7 +339,6 @@ if (document.getElementById("counter-setup")) {
     } catch (e) { showError(e.message); }
   };
 }
-document.getElementById("undo").onclick = () => act("POST", "undo");
 document.getElementById("confirm").onclick = () => act("POST", "confirm");
 document.getElementById("filter").addEventListener("input", () => STATE && renderManual(STATE.manual));
 document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible") reload(); });
