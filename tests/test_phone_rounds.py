@@ -115,3 +115,39 @@ def test_a_camera_question_is_drawn_as_cards(server: str, browser: object) -> No
     page.screenshot(path=str(ARTIFACTS / "phone-question.png"))
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     assert not errors, errors
+
+
+@pytest.mark.parametrize("lang", ["ja", "ru"])
+def test_the_move_screen_in_each_language_fits_the_phone(server: str, browser: object, lang: str) -> None:
+    errors: list[str] = []
+    page = new_page(browser, errors, viewport=PHONE)
+    start_game(page, server, "hachi-hachi", 3)
+    page.select_option("#lang", lang)
+    tap_deal(page, {"field": ["01-crane", "02-warbler", "03-curtain", "04-cuckoo", "05-bridge", "06-butterflies"]}, 1)
+    for _ in range(3):
+        tap_event(page, page.evaluate("STATE.manual.legal[0].event"))
+    claim = page.inner_text('#moves button.kind[data-key="form:claim:2"]')
+    assert claim.startswith("Player 2") and ("手役" in claim if lang == "ja" else "тэяку" in claim), claim
+    assert page.inner_text("#moves .prompt") != "" and "Tap" not in page.inner_text("#moves")
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    assert not errors, errors
+
+
+def test_a_past_play_changed_by_tapping_another_card(server: str, browser: object) -> None:
+    """"Change" on a past event opens the same card picker: the other card tapped replaces it."""
+    errors: list[str] = []
+    page = new_page(browser, errors, viewport=PHONE)
+    start_game(page, server, "hachi-hachi", 3)
+    tap_deal(page, {"field": ["01-crane", "02-warbler", "03-curtain", "04-cuckoo", "05-bridge", "06-butterflies"]}, 1)
+    for _ in range(3):
+        tap_event(page, page.evaluate("STATE.manual.legal[0].event"))
+    tap_event(page, {"type": "play", "seat": 1, "card": "07-boar", "capture": None})
+    before = page.evaluate("STATE.seq")
+    page.click('#events button.edit[data-index="4"]')
+    page.wait_for_selector("#editor:not([hidden]) .grid")
+    assert page.locator('#editor .grid button.pick[data-card="07-boar"]').is_enabled()
+    page.click('#editor .grid button.pick[data-card="08-moon"]')
+    page.wait_for_function(f"STATE.seq > {before}")
+    page.wait_for_selector("#editor[hidden]", state="attached")
+    assert page.evaluate("STATE.events.map(e => e.event.card).filter(Boolean)") == ["08-moon"]
+    assert not errors, errors

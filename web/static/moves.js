@@ -62,10 +62,9 @@ function groupLabel(g) {
   return who ? `${word} · ${who}` : word;
 }
 
-// What a tap on the picker may pick now in group `g`: the cards (with how many copies may still be
-// picked) and the events still possible.
-function pickerStep(g) {
-  const picks = MOVE.picks;
+// What a tap on the picker may pick now in group `g` after `picks`: the cards (with how many
+// copies may still be picked) and the events still possible.
+function pickerStep(g, picks) {
   if (g.form) {
     const left = counts(g.form.cards);
     for (const c of picks) left.set(c, (left.get(c) || 0) - 1);
@@ -89,35 +88,6 @@ function pickerStep(g) {
   return {open, remaining};
 }
 
-function sendEvent(ev) { MOVE.picks = []; MOVE.choose = null; return act("POST", "event", {event: ev}); }
-
-async function sendForm(g) {
-  const picks = MOVE.picks.slice();
-  showError("");
-  try {
-    const r = await api("POST", `/api/sessions/${SID}/pick`, {type: g.form.type, seat: g.form.seat, cards: picks});
-    if (r.choose) { MOVE.choose = r.choose; renderMoves(STATE.manual); return; }
-    MOVE.picks = []; MOVE.choose = null;
-  } catch (e) { showError(e.message); }
-}
-
-// A tap on card `c` of the picker of group `g`.
-function tapCard(g, c) {
-  MOVE.choose = null;
-  MOVE.picks.push(c);
-  if (g.form) {
-    if (g.form.fewest === g.form.most && MOVE.picks.length === g.form.most) { sendForm(g); return; }
-    renderMoves(STATE.manual);
-    return;
-  }
-  const {remaining} = pickerStep(g);
-  const exact = remaining.filter(it => sameCards(it.cards, MOVE.picks));
-  if (remaining.length === 1 && exact.length === 1) { sendEvent(exact[0].event); return; }
-  renderMoves(STATE.manual);
-}
-
-function untap(i) { MOVE.picks.splice(i, 1); MOVE.choose = null; renderMoves(STATE.manual); }
-
 // The deck as a grid of small faces: the cards `open` allows are buttons, the others dimmed.
 function deckGrid(ids, open, picked, onTap) {
   const used = counts(picked);
@@ -130,48 +100,79 @@ function deckGrid(ids, open, picked, onTap) {
   }));
 }
 
-function renderMoves(m) {
-  const box = document.getElementById("moves");
-  if (!box) return;
-  const seat = STATE.status.expects.seat;
-  if (m.over || (!m.legal.length && !(m.forms || []).length)) { box.replaceChildren(); MOVE.state = null; return; }
-  const stateKey = `${STATE.seq}`;
+// A move screen in `box` for the moves `m` (`legal`, `forms`), the seat to act `seat` first:
+// `st` holds what is open and picked (`key`, `picks`, `choose`, `state`: the moment it is of);
+// `onEvent(event)` records an event, `onForm(group, picks)` sends a form's picks (may set
+// `st.choose`); `moment` says when the game moved on (the likeliest group opens afresh).
+function moveScreen(box, m, seat, st, moment, onEvent, onForm) {
+  const redraw = () => moveScreen(box, m, seat, st, moment, onEvent, onForm);
+  if (m.over || (!m.legal.length && !(m.forms || []).length)) { box.replaceChildren(); st.state = null; return; }
   const groups = moveGroups(m, seat);
-  if (MOVE.state !== stateKey) {                 // the game moved on: open the likeliest group afresh
-    MOVE.state = stateKey; MOVE.picks = []; MOVE.choose = null;
+  if (st.state !== moment) {                      // the game moved on: open the likeliest group afresh
+    st.state = moment; st.picks = []; st.choose = null;
     const first = groups.find(g => !g.direct && !g.seen && !g.form && g.seat === seat) ||
       (groups.some(g => g.direct) ? null : groups.find(g => !g.direct));
-    MOVE.key = first ? first.key : null;
+    st.key = first ? first.key : null;
   }
-  let open = groups.find(g => g.key === MOVE.key);
-  if (!open) { MOVE.key = null; open = null; }
+  const send = ev => { st.picks = []; st.choose = null; return onEvent(ev); };
+  const tap = (g, c) => {
+    st.choose = null;
+    st.picks.push(c);
+    if (g.form) {
+      if (g.form.fewest === g.form.most && st.picks.length === g.form.most) { onForm(g, st.picks.slice(), redraw); return; }
+      redraw();
+      return;
+    }
+    const {remaining} = pickerStep(g, st.picks);
+    const exact = remaining.filter(it => sameCards(it.cards, st.picks));
+    if (remaining.length === 1 && exact.length === 1) { send(exact[0].event); return; }
+    redraw();
+  };
+  const open = groups.find(g => g.key === st.key) || null;
+  if (!open) st.key = null;
   const chips = el("div", {class: "kinds"}, groups.map(g => g.direct
-    ? el("button", {class: "kind direct", "data-i": g.direct.i, "data-type": g.type, onclick: () => sendEvent(g.direct.event)}, groupLabel(g))
-    : el("button", {class: `kind${g.key === MOVE.key ? " open" : ""}`, "data-key": g.key, "data-type": g.type,
-                    "aria-pressed": g.key === MOVE.key ? "true" : "false",
-                    onclick: () => { MOVE.key = g.key; MOVE.picks = []; MOVE.choose = null; renderMoves(STATE.manual); }},
+    ? el("button", {class: "kind direct", "data-i": g.direct.i, "data-type": g.type, onclick: () => send(g.direct.event)}, groupLabel(g))
+    : el("button", {class: `kind${g.key === st.key ? " open" : ""}`, "data-key": g.key, "data-type": g.type,
+                    "aria-pressed": g.key === st.key ? "true" : "false",
+                    onclick: () => { st.key = g.key; st.picks = []; st.choose = null; redraw(); }},
         groupLabel(g), g.form ? " …" : "")));
   const parts = [chips];
   if (open) {
-    const {open: allowed, remaining} = pickerStep(open);
-    const prompt = open.form
-      ? t(open.form.fewest === open.form.most ? "pick-n" : "pick-range", {n: open.form.most, lo: open.form.fewest, hi: open.form.most, who: groupLabel(open)})
-      : t(MOVE.picks.length ? "pick-next" : "pick-card", {who: groupLabel(open)});
+    const {open: allowed, remaining} = pickerStep(open, st.picks);
+    const f = open.form;
+    const prompt = f
+      ? t(f.fewest === f.most ? "pick-n" : "pick-range", {n: f.most, lo: f.fewest, hi: f.most, who: groupLabel(open)})
+      : t(st.picks.length ? "pick-next" : "pick-card", {who: groupLabel(open)});
     parts.push(el("p", {class: "prompt"}, prompt));
-    if (MOVE.picks.length) parts.push(el("div", {class: "cards picked-row"}, MOVE.picks.map((c, i) =>
-      el("button", {class: "pick unpick", "data-card": c, title: t("untap"), onclick: () => untap(i)}, face(c, true))),
-      el("button", {class: "clear", onclick: () => { MOVE.picks = []; MOVE.choose = null; renderMoves(STATE.manual); }}, t("clear"))));
-    const exact = open.form ? [] : remaining.filter(it => sameCards(it.cards, MOVE.picks));
-    if (MOVE.picks.length && exact.length) parts.push(el("div", {class: "choices"}, exact.map(it =>
-      el("button", {class: "primary which", "data-i": it.i, onclick: () => sendEvent(it.event)}, eventText(STATE.session.game, it.event, it.text)))));
-    if (open.form && MOVE.choose) parts.push(el("div", {class: "choices"}, MOVE.choose.map(c =>
-      el("button", {class: "primary which", "data-n": MOVE.choose.indexOf(c), onclick: () => sendEvent(c.event)}, eventText(STATE.session.game, c.event, c.text)))));
-    if (open.form && open.form.fewest !== open.form.most)
-      parts.push(el("button", {class: "primary record", disabled: MOVE.picks.length < open.form.fewest || MOVE.picks.length > open.form.most,
-                               onclick: () => sendForm(open)}, t("record-n", {n: MOVE.picks.length})));
-    parts.push(deckGrid(STATE.session.cards, allowed, MOVE.picks, c => tapCard(open, c)));
+    if (st.picks.length) parts.push(el("div", {class: "cards picked-row"}, st.picks.map((c, i) =>
+      el("button", {class: "pick unpick", "data-card": c, title: t("untap"), onclick: () => { st.picks.splice(i, 1); st.choose = null; redraw(); }}, face(c, true))),
+      el("button", {class: "clear", onclick: () => { st.picks = []; st.choose = null; redraw(); }}, t("clear"))));
+    const exact = f ? [] : remaining.filter(it => sameCards(it.cards, st.picks));
+    if (st.picks.length && exact.length) parts.push(el("div", {class: "choices"}, exact.map(it =>
+      el("button", {class: "primary which", "data-i": it.i, onclick: () => send(it.event)}, eventText(STATE.session.game, it.event, it.text)))));
+    if (f && st.choose) parts.push(el("div", {class: "choices"}, st.choose.map((c, n) =>
+      el("button", {class: "primary which", "data-n": n, onclick: () => send(c.event)}, eventText(STATE.session.game, c.event, c.text)))));
+    if (f && f.fewest !== f.most)
+      parts.push(el("button", {class: "primary record", disabled: st.picks.length < f.fewest || st.picks.length > f.most,
+                               onclick: () => onForm(open, st.picks.slice(), redraw)}, t("record-n", {n: st.picks.length})));
+    parts.push(deckGrid(STATE.session.cards, allowed, st.picks, c => tap(open, c)));
   }
   box.replaceChildren(...parts);
+}
+
+// The game page's move screen (#moves): events go to /event, forms to /pick.
+function renderMoves(m) {
+  const box = document.getElementById("moves");
+  if (!box) return;
+  moveScreen(box, m, STATE.status.expects.seat, MOVE, `${STATE.seq}`, ev => act("POST", "event", {event: ev}),
+    async (g, picks, redraw) => {
+      showError("");
+      try {
+        const r = await api("POST", `/api/sessions/${SID}/pick`, {type: g.form.type, seat: g.form.seat, cards: picks});
+        if (r.choose) { MOVE.choose = r.choose; redraw(); return; }
+        MOVE.picks = []; MOVE.choose = null;
+      } catch (e) { showError(e.message); }
+    });
 }
 
 // The last line recorded, with its undo: what the last tap did.

@@ -8,12 +8,21 @@ function face(id, small) {
   return el("img", {class: small ? "card small" : "card", src: `/cards/${FAMILY}/${encodeURIComponent(id)}.png`, alt: id, title: `${cardName(id)} (${id})`, loading: "lazy"});
 }
 function seatName(s) { const p = STATE && STATE.session.players.find(x => x.seat === s); return p ? p.name : t("seat-n", {n: s}); }
-function showError(msg) { document.getElementById("play-error").textContent = msg || ""; }
+// The play line's error: a text as it is, or an Error from api(): a refusal of the rules said in the
+// page's language (refusalText), the server's English words kept as its title.
+function showError(err) {
+  const line = document.getElementById("play-error");
+  const refused = err !== null && typeof err === "object";
+  const text = refused ? refusalText(STATE ? STATE.session.game : "", err) : String(err || "");
+  line.textContent = text;
+  if (refused && err.message && err.message !== text) line.title = err.message;
+  else line.removeAttribute("title");
+}
 
 async function act(method, path, body) {
   showError("");
   try { await api(method, `/api/sessions/${SID}/${path}`, body); }
-  catch (e) { showError(e.message); }
+  catch (e) { showError(e); }
 }
 
 function render(s) {
@@ -252,7 +261,7 @@ async function openEditor(index) {
   const box = document.getElementById("editor");
   let alt;
   try { alt = await api("GET", `/api/sessions/${SID}/events/${index}/alternatives`); }
-  catch (e) { showError(e.message); return; }
+  catch (e) { showError(e); return; }
   const body = el("div", {class: "alternatives"});
   const close = () => { box.hidden = true; box.replaceChildren(); };
   const send = async payload => {
@@ -260,7 +269,8 @@ async function openEditor(index) {
     catch (e) { box.querySelector(".error").textContent = e.message; }
   };
   if (alt.deal) dealPicker(body, alt.deal, [], t("deal-instead"), deal => send({deal}), "edit-dealer");
-  else choiceButtons(body, alt, "", event => send({event}));
+  else moveScreen(body, {legal: alt.legal, forms: []}, alt.event && alt.event.seat, {}, `edit-${index}`,
+                  event => send({event}), () => {});
   box.replaceChildren(el("h2", {}, t("change-n", {n: index + 1, text: eventText(STATE.session.game, alt.event, alt.text)})),
     el("p", {}, t("change-help")),
     el("p", {class: "error", role: "alert"}), body, el("button", {class: "cancel", onclick: close}, t("cancel")));
@@ -277,7 +287,7 @@ function connect() {
   SOURCE.addEventListener("state", ev => render(JSON.parse(ev.data)));
   SOURCE.addEventListener("resync", () => { SOURCE.close(); setTimeout(connect, 200); reload(); });
 }
-async function reload() { try { const s = await api("GET", `/api/sessions/${SID}/state`); STATE = null; render(s); } catch (e) { showError(e.message); } }
+async function reload() { try { const s = await api("GET", `/api/sessions/${SID}/state`); STATE = null; render(s); } catch (e) { showError(e); } }
 
 document.getElementById("camera-view").addEventListener("toggle", ev => {
   const img = document.getElementById("table-video");
@@ -329,14 +339,14 @@ if (document.getElementById("counter-setup")) {
         el("option", {value: "auto"}, t("counter-auto")),
         ...r.ports.map(p => el("option", {value: p.device, selected: p.counter}, `${p.device} — ${p.description}`)),
         el("option", {value: "emulated"}, t("counter-emulated")));
-    } catch (e) { showError(e.message); }
+    } catch (e) { showError(e); }
   });
   document.getElementById("counter-connect").onclick = async () => {
     showError("");
     try {
       await api("POST", "/api/counter", {port: document.getElementById("counter-port").value, session: Number(SID)});
       document.getElementById("counter-setup").open = false;
-    } catch (e) { showError(e.message); }
+    } catch (e) { showError(e); }
   };
 }
 document.getElementById("confirm").onclick = () => act("POST", "confirm");
