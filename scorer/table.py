@@ -174,6 +174,19 @@ class TableState:
                 out.append(f"{z}: expected {a.down} face-down, saw {b.down}")
         return out
 
+    def zone_differences(self, other: TableState) -> list[dict[str, object]]:
+        """How ``other`` differs from this state (this = expected), zone by zone, as data: each
+        ``{"zone", "missing": [sight names], "extra": [sight names], "down": [expected, seen]}``
+        for a page to draw (the lines of :meth:`differences`)."""
+        out: list[dict[str, object]] = []
+        for z in sorted(set(self.zones) | set(other.zones)):
+            a, b = self.zone(z), other.zone(z)
+            missing = sorted((a.names() - b.names()).elements())
+            extra = sorted((b.names() - a.names()).elements())
+            if missing or extra or a.down != b.down:
+                out.append({"zone": z, "missing": missing, "extra": extra, "down": [a.down, b.down]})
+        return out
+
     def to_json(self) -> dict[str, object]:
         """Plain data (non-empty zones only)."""
         out: dict[str, object] = {"zones": {z: s.to_json() for z, s in sorted(self.zones.items()) if not s.empty}}

@@ -151,3 +151,27 @@ def test_a_past_play_changed_by_tapping_another_card(server: str, browser: objec
     page.wait_for_selector("#editor[hidden]", state="attached")
     assert page.evaluate("STATE.events.map(e => e.event.card).filter(Boolean)") == ["08-moon"]
     assert not errors, errors
+
+
+def test_out_of_sync_is_drawn_as_cards_in_the_page_s_language(server: str, browser: object) -> None:
+    """The camera's out-of-sync box says what the game expects and, zone by zone, the cards
+    expected and not seen and those seen and not expected, as faces, in the page's language."""
+    from scorer.table import TableState
+
+    errors: list[str] = []
+    page = new_page(browser, errors, viewport=PHONE)
+    start_game(page, server, "hachi-hachi", 3)
+    page.select_option("#lang", "ja")
+    expected = TableState.from_names({"field": ["03-curtain", "03-plain"]}, {"hand:2": 7})
+    seen = TableState.from_names({"field": ["03-ribbon", "03-plain"]}, {"hand:2": 6})
+    view = {"camera": "on", "message": "", "source": "test", "calibrated": True, "frames": 10, "t": 1.0,
+            "error": None, "state": "out-of-sync", "question": None,
+            "desync": {"text": "Out of sync: ...", "differences": expected.differences(seen),
+                       "zones": expected.zone_differences(seen)}}
+    page.evaluate("v => renderLive(v)", view)
+    box = page.inner_text("#live .desync")
+    assert "Out of sync" not in box and "expected" not in box and "場" in box, box
+    assert page.locator("#live .zone-diff img.card").count() == 2  # the curtain missing, the ribbon seen
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    page.screenshot(path=str(ARTIFACTS / "phone-desync.png"))
+    assert not errors, errors

@@ -130,3 +130,12 @@ def test_expected_names_equal_expected_table(name: str, seed: int, steps: int) -
     slow = expected_table(match.table_places(), match.table_sitout())
     fast = expected_names(match.table_places(), match.table_sitout())
     assert {z: (+n, d) for z, (n, d) in fast.items() if n or d} == {z: (s.names(), s.down) for z, s in slow.zones.items()}
+
+
+def test_zone_differences_are_the_difference_lines_as_data() -> None:
+    expected = TableState.from_names({"field": ["03-curtain", "03-plain"], "hand:1": []}, {"hand:1": 7})
+    seen = TableState.from_names({"field": ["03-ribbon", "03-plain"], "hand:1": []}, {"hand:1": 6})
+    data = expected.zone_differences(seen)
+    assert data == [{"zone": "field", "missing": ["03-curtain"], "extra": ["03-ribbon"], "down": [0, 0]},
+                    {"zone": "hand:1", "missing": [], "extra": [], "down": [7, 6]}]
+    assert len(expected.differences(seen)) == 3 and expected.zone_differences(expected) == []

@@ -645,7 +645,7 @@ class Follower:
                                                 "options": [{"retract": c.retract, "events": [e.to_json() for e in c.events]}
                                                             for c in q.candidates],
                                                 **q.to_json()},
-            "desync": None if d is None else {"text": d.text, "differences": list(d.differences)},
+            "desync": None if d is None else {"text": d.text, "differences": list(d.differences), "zones": list(d.zones)},
         }
 
     def _publish(self) -> None:

@@ -96,7 +96,7 @@ def unexplained(t: Tracker, table: TableState, at: float, best: Explanation) -> 
             return found
     diffs = tuple(t.expected().differences(table))
     text = f"Out of sync: {t.match.expecting()}; " + ("; ".join(diffs) if diffs else "the table looks different")
-    t.desync = Desync(text, diffs, t._unexplained_since)
+    t.desync = Desync(text, diffs, t._unexplained_since, tuple(t.expected().zone_differences(table)))
     # start afresh from the committed game: the table put back, or a correction, brings it back
     t._hyps = [Explanation((), math.inf, 0.0, (), t._shown)]
     t._signature = None
@@ -308,7 +308,7 @@ def assert_table(t: Tracker, table: TableState, at: float) -> Update:
         t._hyps = [Explanation((), math.inf, 0.0, (), t._shown)]
         t._signature = None
         t.desync = Desync("No legal events turn the game's table into this one: " + ("; ".join(diffs) or "?"),
-                          diffs, at)
+                          diffs, at, tuple(t.expected().zone_differences(table)))
         return Update(state="out-of-sync", desync=t.desync)
     close = close_to(best, ranked, opts.margin)
     t._hyps = ranked[: opts.hypotheses]

@@ -92,6 +92,8 @@ class Desync:
     """What the game expects and what the camera sees, for players."""
     differences: tuple[str, ...]
     since: float
+    zones: tuple[dict[str, object], ...] = ()
+    """The differences as data, zone by zone (:meth:`scorer.table.TableState.zone_differences`)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,6 +8,7 @@
 const WORDS = {
   en: {
     // the move screen (moves.js)
+    "desync-missing": "expected, not seen:", "desync-extra": "seen, not expected:", "desync-down": "{a} face down expected, {b} seen",
     "do-end-session": "End the session (now, or when this round is settled)",
     "form-claim-hachi-hachi": "{seat} claims a teyaku", "form-claim-poka": "{seat} shows a starting hand",
     "form-buyout": "{seat} is bought out", "form-sit-out": "{seat} holds the blank", "form-show": "{seat} shows their hand",
@@ -105,6 +106,7 @@ const WORDS = {
   },
   ja: {
     // the move screen (moves.js)
+    "desync-missing": "あるはずが見えない：", "desync-extra": "ないはずが見える：", "desync-down": "裏向き{a}枚のはずが{b}枚",
     "do-end-session": "対局を終える（今、またはこの回の精算後）",
     "form-claim-hachi-hachi": "{seat}が手役を出す", "form-claim-poka": "{seat}が手役を見せる",
     "form-buyout": "{seat}が手札を見せて買い取られる", "form-sit-out": "{seat}が白札を持つ", "form-show": "{seat}が手札を見せる",
@@ -188,6 +190,7 @@ const WORDS = {
   },
   ru: {
     // the move screen (moves.js)
+    "desync-missing": "ожидалось, не видно:", "desync-extra": "видно, не ожидалось:", "desync-down": "ожидалось рубашкой вверх {a}, видно {b}",
     "do-end-session": "Закончить игру (сейчас или после расчёта этого раунда)",
     "form-claim-hachi-hachi": "{seat} заявляет тэяку", "form-claim-poka": "{seat} показывает стартовую руку",
     "form-buyout": "{seat} выкуплен(а), показав руку", "form-sit-out": "У {seat} чистая карта", "form-show": "{seat} показывает руку",

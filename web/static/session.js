@@ -75,14 +75,29 @@ function renderLive(v) {
       questionCards(v.question)));
   }
   if (v.desync) {
-    parts.push(el("div", {class: "desync"}, el("h2", {}, t("desync")), el("p", {}, v.desync.text),
-      v.desync.differences.length ? el("ul", {}, v.desync.differences.map(d => el("li", {}, d))) : null,
+    const zones = v.desync.zones || [];
+    parts.push(el("div", {class: "desync"}, el("h2", {}, t("desync")),
+      el("p", {}, zones.length ? expectsText(STATE.session.game, STATE.status.expects) : v.desync.text),
+      zones.length ? el("ul", {class: "zone-diff"}, zones.map(z => el("li", {}, el("strong", {}, placeName(z.zone)),
+        z.missing.length ? el("span", {class: "missing"}, " ", t("desync-missing"), " ", sightCards(z.missing)) : null,
+        z.extra.length ? el("span", {class: "extra"}, " ", t("desync-extra"), " ", sightCards(z.extra)) : null,
+        z.down[0] !== z.down[1] ? el("span", {}, " ", t("desync-down", {a: z.down[0], b: z.down[1]})) : null)))
+      : v.desync.differences.length ? el("ul", {}, v.desync.differences.map(d => el("li", {}, d))) : null,
       el("p", {}, t("desync-help")),
       el("button", {class: "primary", onclick: () => act("POST", "table")}, t("table-right"))));
   }
   box.replaceChildren(...parts);
   section.className = `panel live ${v.state}`;
   document.getElementById("manual").classList.toggle("entry", v.state === "entry");
+}
+
+// Cards the camera names by sight (a card's id, or a name several cards share, such as a month's
+// plain): small faces, a shared name by its first card's face.
+function sightCards(names) {
+  return el("span", {class: "cards"}, names.map(n => {
+    const id = STATE.session.cards.includes(n) ? n : STATE.session.cards.find(c => c.startsWith(`${n}-`));
+    return id ? face(id, true) : el("span", {class: "sight"}, cardName(n));
+  }));
 }
 
 const SEAT_COLOURS = ["#b3261e", "#1d5fa8", "#2e7d32", "#8a4fbf", "#c77700", "#00838f", "#6d4c41", "#ad1457"];
