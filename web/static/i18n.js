@@ -8,6 +8,7 @@
 const WORDS = {
   en: {
     // the move screen (moves.js)
+    "cam-starting": "starting", "cam-running": "running", "cam-reconnecting": "reconnecting", "cam-ended": "ended", "cam-failed": "failed",
     "desync-missing": "expected, not seen:", "desync-extra": "seen, not expected:", "desync-down": "{a} face down expected, {b} seen",
     "do-end-session": "End the session (now, or when this round is settled)",
     "form-claim-hachi-hachi": "{seat} claims a teyaku", "form-claim-poka": "{seat} shows a starting hand",
@@ -106,6 +107,7 @@ const WORDS = {
   },
   ja: {
     // the move screen (moves.js)
+    "cam-starting": "起動中", "cam-running": "動作中", "cam-reconnecting": "再接続中", "cam-ended": "終了", "cam-failed": "失敗",
     "desync-missing": "あるはずが見えない：", "desync-extra": "ないはずが見える：", "desync-down": "裏向き{a}枚のはずが{b}枚",
     "do-end-session": "対局を終える（今、またはこの回の精算後）",
     "form-claim-hachi-hachi": "{seat}が手役を出す", "form-claim-poka": "{seat}が手役を見せる",
@@ -190,6 +192,7 @@ const WORDS = {
   },
   ru: {
     // the move screen (moves.js)
+    "cam-starting": "запуск", "cam-running": "работает", "cam-reconnecting": "переподключение", "cam-ended": "закончилась", "cam-failed": "сбой",
     "desync-missing": "ожидалось, не видно:", "desync-extra": "видно, не ожидалось:", "desync-down": "ожидалось рубашкой вверх {a}, видно {b}",
     "do-end-session": "Закончить игру (сейчас или после расчёта этого раунда)",
     "form-claim-hachi-hachi": "{seat} заявляет тэяку", "form-claim-poka": "{seat} показывает стартовую руку",

@@ -68,7 +68,8 @@ function renderLive(v) {
   section.hidden = !v;
   if (!v) return;
   const cam = el("p", {class: `camera ${v.camera}`}, el("strong", {}, t("camera")),
-    v.calibrated ? t("frames", {state: v.camera, frames: v.frames, t: v.t}) : v.message, v.error ? ` — ${v.error}` : null);
+    v.calibrated ? t("frames", {state: t(`cam-${v.camera}`) === `cam-${v.camera}` ? v.camera : t(`cam-${v.camera}`), frames: v.frames, t: v.t})
+      : v.message, v.error ? ` — ${v.error}` : null);
   const parts = [cam];
   if (v.question) {
     parts.push(el("div", {class: "question"}, el("h2", {}, t(`q-${v.question.kind}`) === `q-${v.question.kind}` ? t("which") : t(`q-${v.question.kind}`)),
