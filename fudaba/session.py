@@ -68,10 +68,12 @@ SOURCES_FROM_PLAYERS = ("dashboard", "button", "answer", "table", "import")
 class SessionError(Exception):
     """A request the session refuses: what and why, for the player who made it."""
 
-    def __init__(self, message: str, status: int = 409) -> None:
+    def __init__(self, message: str, status: int = 409, rule: str = "") -> None:
         super().__init__(message)
         self.status = status
         """The HTTP status that fits (404: no such session; 400: malformed; 409: refused by the rules)."""
+        self.rule = rule
+        """The rule broken where the rules refused (:attr:`scorer.errors.IllegalEventError.rule`)."""
 
 
 @dataclass(eq=False)
@@ -237,7 +239,7 @@ class Session:
                 try:
                     records.apply_line(match, self.spec, dict(line))
                 except (ScorerError, ValueError) as exc:
-                    raise SessionError(str(exc), 409) from None
+                    raise SessionError(str(exc), 409, getattr(exc, "rule", "")) from None
                 staged.append(line)
             if not staged:
                 return self.seq
@@ -301,7 +303,7 @@ class Session:
         try:
             follower.answer(choice)
         except (ScorerError, ValueError) as exc:
-            raise SessionError(str(exc), 409) from None
+            raise SessionError(str(exc), 409, getattr(exc, "rule", "")) from None
 
     def table_is_right(self) -> None:
         """A player says the table as the camera sees it is right; handed to the follower as
@@ -313,7 +315,7 @@ class Session:
         try:
             follower.table_is_right()
         except (ScorerError, ValueError) as exc:
-            raise SessionError(str(exc), 409) from None
+            raise SessionError(str(exc), 409, getattr(exc, "rule", "")) from None
 
     def play(self, event_json: Mapping[str, Any], source: str = "dashboard") -> int:
         """Apply one game event given as its JSON object; its ``seq``."""
@@ -333,7 +335,7 @@ class Session:
             try:
                 event = observer_deal(self.match, face_up, dealer)
             except ScorerError as exc:
-                raise SessionError(str(exc), 409) from None
+                raise SessionError(str(exc), 409, getattr(exc, "rule", "")) from None
             return self.submit(event.to_json(), source)
 
     def pick(self, form_type: str, seat: int, cards: Sequence[str],
@@ -346,7 +348,7 @@ class Session:
             try:
                 events = picked_events(self.match, form_type, seat, cards)
             except ScorerError as exc:
-                raise SessionError(str(exc), 409) from None
+                raise SessionError(str(exc), 409, getattr(exc, "rule", "")) from None
             if len(events) > 1:
                 return {"choose": [{"event": e.to_json(), "text": e.describe()} for e in events]}
             return {"seq": self.submit(events[0].to_json(), source)}
@@ -393,7 +395,7 @@ class Session:
             try:
                 event = observer_deal(m, face_up, dealer)
             except ScorerError as exc:
-                raise SessionError(str(exc), 409) from None
+                raise SessionError(str(exc), 409, getattr(exc, "rule", "")) from None
             return self.edit(index, event.to_json(), source)
 
     def events_view(self, limit: int = 80) -> list[dict[str, Any]]:

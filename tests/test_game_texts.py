@@ -115,7 +115,7 @@ def check_variants(where: str, variants: Any, fields: set[str]) -> list[str]:
 def test_the_texts_file_is_the_game_s_own(name: str) -> None:
     d = game(name).description
     assert d.package == GAME_MODULES[name]
-    assert set(d.texts) == {"events", "expects", "types", "settlement"}
+    assert set(d.texts) == {"events", "expects", "types", "settlement", "refusals"}
     assert d.texts is game(name).description.texts, "read once"
     package_data = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["package-data"]
     relative = f"{d.package.removeprefix('scorer.').replace('.', '/')}/texts.json"

@@ -1,7 +1,8 @@
 """The JSON API and the live stream.
 
 Every error is ``{"error": "what and why"}`` with its status: 400 malformed, 401 PIN, 403 CSRF,
-404 unknown session or card, 409 refused by the rules (nothing changed), 413 upload too large.
+404 unknown session or card, 409 refused by the rules (nothing changed; with ``"rule"``, the id of
+the rule broken, where the rules name one), 413 upload too large.
 
 * ``GET /api/games`` — the games, their seat counts, rulesets and options (each option's kind,
   allowed values and default per ruleset: :func:`web.game_options.options_json`).
@@ -90,6 +91,10 @@ def _body() -> dict[str, Any]:
 
 @bp.errorhandler(SessionError)
 def _refused(exc: SessionError) -> tuple[Response, int]:
+    """``{"error": "what and why"}``; a refusal of the rules adds ``"rule"``, the rule's id (the page
+    says it in the player's language)."""
+    if exc.rule:
+        return jsonify(error=str(exc), rule=exc.rule), exc.status
     return jsonify(error=str(exc)), exc.status
 
 

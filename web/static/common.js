@@ -9,7 +9,12 @@ async function api(method, url, body) {
   const res = await fetch(url, opts);
   let data = null;
   try { data = await res.json(); } catch (e) { data = {error: res.statusText}; }
-  if (!res.ok) throw new Error((data && data.error) || res.statusText);
+  if (!res.ok) {
+    // the message stays the server's words; a refusal of the rules also names its rule (.rule)
+    const err = new Error((data && data.error) || res.statusText);
+    if (data && typeof data.rule === "string" && data.rule) err.rule = data.rule;
+    throw err;
+  }
   return data;
 }
 

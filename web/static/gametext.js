@@ -55,6 +55,55 @@ const GENERIC_TEXTS = {
   }
 };
 
+// The rules' refusals no one game owns (raised by the scorer's shared parts: a deal entered, cards
+// picked for a form, the cards' whereabouts, the match over …), in the games' form: rule id → {en,
+// ja, ru}. Written as JSON: tests/test_refusal_texts.py reads it.
+const GENERIC_REFUSALS = {
+  "card-conservation": {"en": "The cards do not add up to the deck: a card is there more often than the deck holds it, or cards are missing.",
+    "ja": "札がデッキと合わない：デッキにある枚数より多く現れる札があるか、札が足りない",
+    "ru": "Карты не сходятся с колодой: какая-то карта встречается чаще, чем она есть в колоде, или карт не хватает."},
+  "card-whereabouts": {"en": "That card cannot come from there: it is known to be elsewhere, or every copy of it has been seen.",
+    "ja": "その札はそこからは出ない：別の場所にあることが分かっているか、すでにすべて見えている",
+    "ru": "Эта карта не может быть оттуда: известно, что она в другом месте, или все её экземпляры уже видели."},
+  "deal-entry": {"en": "This deal cannot be entered: no deal is due now, or the cards or the dealer given do not fit this game's deal.",
+    "ja": "この配札は入力できない：今は配札の番ではないか、入力した札や親がこのゲームの配札に合わない",
+    "ru": "Эту сдачу нельзя ввести: сейчас сдача не ожидается, или указанные карты либо сдающий не подходят для сдачи в этой игре."},
+  "event-type": {"en": "This game has no such move.",
+    "ja": "このゲームにそのような手はない",
+    "ru": "В этой игре нет такого хода."},
+  "form-closed": {"en": "That player cannot make this move now.",
+    "ja": "そのプレイヤーは今この手を打てない",
+    "ru": "Этот игрок сейчас не может сделать такой ход."},
+  "form-count": {"en": "Pick as many cards as this move asks for.",
+    "ja": "この手に必要な枚数だけ札を選んでください",
+    "ru": "Выберите столько карт, сколько нужно для этого хода."},
+  "form-card": {"en": "A card picked cannot be in that player's hand now.",
+    "ja": "選んだ札の中に、今そのプレイヤーの手札にあるはずのない札がある",
+    "ru": "Одной из выбранных карт сейчас не может быть в руке этого игрока."},
+  "form-none": {"en": "The cards picked make no such move.",
+    "ja": "選んだ札ではその手にならない",
+    "ru": "Выбранные карты не дают такого хода."},
+  "match-over": {"en": "The match is over: no more moves are accepted.",
+    "ja": "試合は終了した：これ以上の手は受け付けない",
+    "ru": "Матч окончен: ходы больше не принимаются."},
+  "nothing-to-undo": {"en": "There is nothing to undo.",
+    "ja": "取り消せる手がない",
+    "ru": "Отменять нечего."}
+};
+
+// A refusal of the rules in the page's language: `err` is an Error from api() (its .rule: the
+// engine's rule id, its .message: the server's English) or a text. The game's own sentence (its
+// texts' "refusals"), else the shared one; the English message where there is no rule or sentence.
+function refusalText(game, err) {
+  const message = typeof err === "string" ? err : String((err && err.message) || "");
+  const rule = err && typeof err === "object" ? err.rule : null;
+  if (typeof rule !== "string" || !rule) return message;
+  const own = (GAME_TEXTS[game] || {}).refusals;
+  const say = own && Object.hasOwn(own, rule) ? own[rule]
+    : Object.hasOwn(GENERIC_REFUSALS, rule) ? GENERIC_REFUSALS[rule] : null;
+  return (say && (say[LANG] || say.en)) || message;
+}
+
 const PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 
 // An event's field as said in a sentence: a seat by the player's name, a list of cards by their
