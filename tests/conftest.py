@@ -39,19 +39,19 @@ def write_plain_table(folder, frames: int):
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A ``fudaba run`` server (waitress) over a fresh history, for browser tests: its base URL."""
-    import waitress
-
+    """A ``fudaba run`` server (waitress, as :func:`fudaba.serve.http_server` makes it) over a fresh
+    history, for browser tests: its base URL."""
     from fudaba.counter import CounterControl
-    from fudaba.serve import THREADS, build
+    from fudaba.serve import build, http_server
 
     app = build(tmp_path_factory.mktemp("history") / "h.sqlite3", None, (), CounterControl())
-    srv = waitress.create_server(app, host="127.0.0.1", port=0, threads=THREADS)
+    srv = http_server(app, "127.0.0.1", 0)
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{srv.effective_port}"  # the server's daemon thread ends with the test run
     app.extensions["fudaba"]["config"].setup.close()  # camera games started from a page: stop following
     app.extensions["fudaba"]["config"].counter.close()
+    srv.task_dispatcher.shutdown(timeout=2)  # its worker threads end (the pages' streams are closed)
 
 
 @pytest.fixture(scope="module")
@@ -66,3 +66,22 @@ def browser() -> Iterator[object]:
         b = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
         yield b
         b.close()
+
+
+@pytest.fixture(scope="module")
+def built() -> None:
+    """The stone counter firmware and its simavr harness, built (tests/firmware_kit.py)."""
+    from tests.firmware_kit import build_firmware
+
+    build_firmware()
+
+
+@pytest.fixture
+def sim(built: None):  # noqa: ANN201
+    """A simulated stone counter running the real firmware (tests/firmware_kit.py)."""
+    from tests.firmware_kit import Sim
+
+    s = Sim()
+    yield s
+    s.close()
+    assert not s.ws_errors, s.ws_errors

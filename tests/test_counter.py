@@ -16,7 +16,7 @@ from fudaba.counter import CounterLink, display_state
 from fudaba.session import Session, Sessions
 from fudaba.store import Store
 from scorer.games import game as game_spec
-from tests.test_session import enter_deal
+from tests.helpers import Browser, enter_deal
 from tests.waiting import LONG
 from tests.waiting import wait_until as wait
 
@@ -109,7 +109,6 @@ def test_undo_with_nothing_to_undo_is_refused_not_lost(linked) -> None:
 
 def test_the_counter_shows_the_newest_game_or_the_one_put_on_it(tmp_path: Path) -> None:
     from fudaba.counter import CounterControl, open_hub
-    from tests.test_web import Browser
     from web import WebConfig, create_app
 
     control = CounterControl(open_hub(None, emulated=True))
@@ -140,7 +139,6 @@ def test_the_counter_shows_the_newest_game_or_the_one_put_on_it(tmp_path: Path) 
 
 def test_a_counter_chosen_from_the_page(tmp_path: Path) -> None:
     from fudaba.counter import CounterControl
-    from tests.test_web import Browser
     from web import WebConfig, create_app
 
     control = CounterControl()

@@ -6,7 +6,6 @@ import random
 
 import pytest
 
-from scorer.cards import hanafuda_ids
 from scorer.errors import IllegalEventError, InvalidEventError, UnknownCardError
 from scorer.games import game
 from scorer.hachihachi.engine import MISDEAL
@@ -14,28 +13,16 @@ from scorer.hachihachi.events import (
     Buyout,
     Cancel,
     Claim,
-    Deal,
     Declare,
     Draw,
     Play,
     Sage,
     Shobu,
 )
+from tests.helpers import HAND_1, scripted_deal  # noqa: E402
 
 SPEC = game("hachi-hachi")
 
-HAND_1 = ("01-ribbon", "02-ribbon", "03-ribbon", "04-plain-1", "05-plain-1", "06-plain-1", "07-plain-1")
-FIELD = ("01-plain-1", "02-plain-1", "03-plain-1", "08-plain-1", "09-plain-1", "10-plain-1")
-
-
-def scripted_deal(n: int = 3, dealer: int = 1, hand_1=HAND_1, field=FIELD) -> Deal:
-    rest = [c for c in hanafuda_ids() if c not in hand_1 and c not in field]
-    random.Random(3).shuffle(rest)
-    hands = [tuple(hand_1)]
-    for _ in range(n - 1):
-        hands.append(tuple(rest[:7]))
-        rest = rest[7:]
-    return Deal(dealer, tuple(hands), tuple(field), tuple(rest))
 
 
 def month(cid: str) -> int:

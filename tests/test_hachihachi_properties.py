@@ -184,7 +184,7 @@ def test_every_listed_event_is_accepted(ruleset, seed):
 
 def test_claims_listed_for_every_teyaku_shape():
     """Claims offered by legal_events show what the claim rule asks (all seven for ichinishi)."""
-    from tests.test_hachihachi_engine import scripted_deal
+    from tests.helpers import scripted_deal
 
     hands = {
         "ichinishi": ("01-crane", "01-ribbon", "01-plain-1", "01-plain-2", "02-plain-1", "02-plain-2", "05-bridge"),

@@ -139,7 +139,7 @@ def test_corners_set_by_hand_calibrate_a_table_without_markers(tmp_path: Path) -
     import time
 
     from tests.conftest import write_plain_table
-    from tests.test_web import Browser
+    from tests.helpers import Browser
     from web import WebConfig, create_app
 
     frames = write_plain_table(tmp_path / "frames", 90)  # six seconds at 15 fps, no markers

@@ -17,31 +17,13 @@ import pytest
 from fudaba.session import QUEUE_SIZE, Session, SessionError, Sessions
 from fudaba.store import Store, StoreError
 from scorer import record as records
-from scorer.cards import deck as deck_spec
+from tests.helpers import enter_deal
 
 REPO = Path(__file__).resolve().parent.parent
 
 
 def new(tmp_path: Path, game: str = "poka", players: tuple[str, ...] = ("Aki", "Ben")) -> Session:
     return Sessions(Store(tmp_path / "h.sqlite3")).create(game, players)
-
-
-def enter_deal(s: Session, rng: random.Random) -> None:
-    """Enter the deal due now with face-up cards drawn at random (retrying where the rules refuse
-    them, e.g. a field a deal may not show)."""
-    form = s.snapshot()["manual"]["deal"]
-    cards = list(deck_spec(s.header.deck).cards)
-    for _ in range(50):
-        picked = rng.sample(cards, sum(form["face_up"].values()))
-        face_up, i = {}, 0
-        for name, n in form["face_up"].items():
-            face_up[name], i = picked[i:i + n], i + n
-        try:
-            s.deal(form["dealers"][0] if form["dealers"] else None, face_up)
-            return
-        except SessionError:
-            continue
-    raise AssertionError("no deal accepted in 50 tries")
 
 
 def play_round(s: Session, rng: random.Random, limit: int = 3000) -> None:
@@ -164,7 +146,7 @@ def test_a_killed_runtime_loses_nothing_it_committed(tmp_path: Path) -> None:
         sys.path.insert(0, {str(REPO)!r})
         from fudaba.session import Sessions
         from fudaba.store import Store
-        from tests.test_session import enter_deal
+        from tests.helpers import enter_deal
         s = Sessions(Store({str(db)!r})).create("poka", ["Aki", "Ben"])
         rng = random.Random(5)
         enter_deal(s, rng)

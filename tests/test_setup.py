@@ -13,7 +13,7 @@ pytest.importorskip("cv2")
 from fudaba.session import Sessions  # noqa: E402
 from fudaba.setup import TableSetup  # noqa: E402
 from fudaba.store import Store  # noqa: E402
-from tests.test_web import Browser  # noqa: E402
+from tests.helpers import Browser  # noqa: E402
 from web import WebConfig, create_app  # noqa: E402
 
 

@@ -9,40 +9,15 @@ import threading
 from pathlib import Path
 
 import pytest
-from flask.testing import FlaskClient
 
-from fudaba.serve import card_art_finder
 from fudaba.session import Sessions
 from fudaba.store import Store
 from scorer import record as records
+from tests.helpers import Browser, make_app
 from web import WebConfig, create_app
 
 REPO = Path(__file__).resolve().parent.parent
 FIELD6 = ["01-crane", "02-warbler", "03-curtain", "04-cuckoo", "05-bridge", "06-butterflies"]
-
-
-class Browser:
-    """A test client that keeps the page's CSRF token, as the pages' JavaScript does."""
-
-    def __init__(self, client: FlaskClient) -> None:
-        self.c = client
-        page = client.get("/")
-        m = re.search(r'name="csrf-token" content="([^"]+)"', page.get_data(as_text=True))
-        self.token = m.group(1) if m else ""
-
-    def post(self, url: str, body: object = None, **kw: object):  # noqa: ANN201
-        headers = {"X-CSRF-Token": self.token}
-        return self.c.post(url, json=body, headers=headers, **kw) if body is not None else \
-            self.c.post(url, headers=headers, **kw)
-
-    def get(self, url: str, **kw: object):  # noqa: ANN201
-        return self.c.get(url, **kw)
-
-
-def make_app(tmp_path: Path, pin: str | None = None, max_upload: int = 1 << 20):  # noqa: ANN201
-    config = WebConfig(secret_key=b"k" * 32, pin=pin, card_art=card_art_finder(), max_upload=max_upload,
-                       heartbeat_s=0.05)
-    return create_app(config, Sessions(Store(tmp_path / "h.sqlite3")))
 
 
 @pytest.fixture
