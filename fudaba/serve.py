@@ -47,8 +47,24 @@ from vision.follow_settings import FollowSettings, add_follow_arguments, setting
 
 ART_STYLES = {"hanafuda": "mantia", "playing": "jumbo"}
 """The shipped style whose faces the dashboard shows, per deck family."""
-THREADS = 48
-"""waitress worker threads: every open live stream holds one."""
+THREADS = 300
+"""waitress worker threads: an open live stream holds one for its life (WSGI has no other way), so
+there are :data:`web.api.MAX_STREAMS` (250) for the streams and 50 left for every other request."""
+CONNECTIONS = 1000
+"""Connections waitress keeps open at once (its default, 100, stops accepting beyond it: a hang)."""
+
+
+def http_server(app: Callable[..., Any], host: str, port: int) -> Any:
+    """The waitress server ``fudaba run`` serves ``app`` with, bound to ``host:port`` (0: any free
+    port); ``run()`` serves until ``close()``. Each connection is read on while its request runs
+    (``channel_request_lookahead``), so a live stream whose client went away sees it at once
+    (``environ["waitress.client_disconnected"]``) and frees its thread; poll() rather than select()
+    for more than 1,024 sockets. OSError where the address cannot be bound."""
+    import waitress
+
+    return waitress.create_server(app, host=host, port=port, threads=THREADS, connection_limit=CONNECTIONS,
+                                  channel_request_lookahead=1, asyncore_use_poll=True,
+                                  channel_timeout=3600)
 
 
 def card_art_finder() -> Callable[[str, str], Path | None]:
@@ -194,15 +210,12 @@ def serve(data: Path, host: str, port: int, browser: bool, camera: dict | None, 
     """Serve the dashboard over the history ``data`` (and a camera session) until Ctrl-C.
     ``counter``: the stone counter at that port ("": found by USB id; "emulated": an emulated one,
     its LEDs on the page) shows the camera session, or each new game."""
-    import waitress
-
     local = host in ("127.0.0.1", "localhost", "::1")
     pin = None if local else f"{secrets.randbelow(10**6):06d}"
     # the port is bound before the app is built: the home page shows the address phones can open
     holder: dict[str, Any] = {}
     try:
-        server = waitress.create_server(lambda env, start: holder["app"](env, start), host=host, port=port,
-                                        threads=THREADS, channel_timeout=3600)
+        server = http_server(lambda env, start: holder["app"](env, start), host, port)
     except OSError as exc:
         raise ValueError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
     join = () if local else tuple(f"http://{a}:{server.effective_port}/" for a in (lan_addresses() or [host]))

@@ -23,7 +23,8 @@ the rule broken, where the rules name one), 413 upload too large.
   ``seq``, ``data:`` the snapshot, at once (unless ``Last-Event-ID`` is the current ``seq`` and no camera
   follows the game) and after every change (a new line, or the camera's question or state); a ``: ping`` comment every :attr:`web.WebConfig.heartbeat_s` seconds; a
   watcher that falls behind gets ``event: resync`` and the stream ends (the browser reconnects and
-  gets a fresh snapshot).
+  gets a fresh snapshot). Beyond :data:`MAX_STREAMS` open streams, 503 with ``Retry-After``; a stream
+  whose client went away ends within :data:`POLL_S` and frees what it held.
 * ``POST /api/sessions/<id>/pick`` ``{"type", "seat", "cards"}``: an event entered by picking
   cards for one of the snapshot's ``manual.forms`` (:mod:`scorer.forms`) → ``{"seq"}``, or
   ``{"choose": [{"event", "text"}]}`` where the cards can mean several events (nothing applied).
@@ -55,6 +56,7 @@ from __future__ import annotations
 
 import base64
 import json
+import threading
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -338,39 +340,125 @@ def state(sid: int) -> Response:
     return jsonify(_session(sid).snapshot())
 
 
-def _frame(snap: dict[str, Any]) -> str:
-    return f"id: {snap['seq']}\nevent: state\ndata: {json.dumps(snap, ensure_ascii=False)}\n\n"
+MAX_STREAMS = 250
+"""Live streams open at once, every session together (``current_app.config["MAX_STREAMS"]`` where
+set): one more is answered 503 with ``Retry-After`` at once. Each open stream holds one of the
+server's worker threads (:data:`fudaba.serve.THREADS`, 300), so the rest stay free for pages,
+state and taps."""
+STREAM_RETRY_S = 5
+"""``Retry-After`` of a stream refused for :data:`MAX_STREAMS`: seconds."""
+POLL_S = 0.5
+"""A quiet stream looks this often whether its client went away (then it ends and frees its thread)."""
+
+
+class _StreamGate:
+    """The live streams open now, against :data:`MAX_STREAMS`."""
+
+    def __init__(self) -> None:
+        self.open = 0
+        self._lock = threading.Lock()
+
+    def enter(self, cap: int) -> bool:
+        """Count one more stream; False (nothing counted) where ``cap`` are open already."""
+        with self._lock:
+            if self.open >= cap:
+                return False
+            self.open += 1
+            return True
+
+    def leave(self) -> None:
+        with self._lock:
+            self.open -= 1
+
+
+def streams_open(app: Any) -> int:
+    """Live streams ``app`` holds open now (all sessions)."""
+    gate = app.extensions.get("fudaba.streams")
+    return gate.open if gate is not None else 0
+
+
+def _gate() -> _StreamGate:
+    return current_app.extensions.setdefault("fudaba.streams", _StreamGate())
+
+
+_FRAMES: dict[int, tuple[dict[str, Any], bytes]] = {}
+_FRAMES_LOCK = threading.Lock()
+
+
+def _frame(snap: dict[str, Any]) -> bytes:
+    """The snapshot as one ``event: state`` (encoded once for every stream: snapshots are never changed)."""
+    with _FRAMES_LOCK:
+        hit = _FRAMES.get(id(snap))
+    if hit is not None and hit[0] is snap:
+        return hit[1]
+    text = f"id: {snap['seq']}\nevent: state\ndata: {json.dumps(snap, ensure_ascii=False)}\n\n".encode()
+    with _FRAMES_LOCK:
+        _FRAMES[id(snap)] = (snap, text)  # the snapshot is kept with it: its id() is not reused meanwhile
+        while len(_FRAMES) > 64:
+            del _FRAMES[next(iter(_FRAMES))]
+    return text
 
 
 @bp.get("/api/sessions/<int:sid>/stream")
-def stream(sid: int) -> Response:
+def stream(sid: int) -> Response | tuple[Response, int, dict[str, str]]:
     s = _session(sid)
+    cap = current_app.config.get("MAX_STREAMS", MAX_STREAMS)
+    gate = _gate()
+    if not gate.enter(cap):
+        return (jsonify(error=f"too many live streams are open ({cap}): try again in {STREAM_RETRY_S} s"), 503,
+                {"Retry-After": str(STREAM_RETRY_S)})
     heartbeat = current_app.extensions["fudaba"]["config"].heartbeat_s
     last = request.headers.get("Last-Event-ID") or request.args.get("last")
-    sub = s.subscribe()
+    # waitress (fudaba.serve.http_server) reads on while the stream runs and says when the client has
+    # gone; elsewhere a closed client is seen on the next write, so quiet streams write every second
+    gone = request.environ.get("waitress.client_disconnected")
+    keepalive = heartbeat if gone is not None else min(heartbeat, 1.0)
+    try:
+        sub = s.subscribe()
+    except BaseException:
+        gate.leave()
+        raise
     first = sub.first
+    held = [True]
+    held_lock = threading.Lock()
 
-    def events() -> Iterator[str]:
+    def release() -> None:  # once, from the stream's end or the server's close(), whichever comes first
+        with held_lock:
+            if not held[0]:
+                return
+            held[0] = False
+        s.unsubscribe(sub)
+        gate.leave()
+
+    def events() -> Iterator[bytes]:
         try:
-            yield "retry: 1500\n\n"
+            yield b"retry: 1500\n\n"
             if last is None or last.strip() != str(first["seq"]) or first["live"] is not None:
                 yield _frame(first)  # a follower's view may have changed without a new line
             seen = first["rev"]
+            wrote = time.monotonic()
             while True:
                 if sub.dropped:
-                    yield "event: resync\ndata: {}\n\n"
+                    yield b"event: resync\ndata: {}\n\n"
                     return
-                snap = sub.get(heartbeat)
+                snap = sub.get(min(POLL_S, keepalive))
                 if snap is None:
-                    yield ": ping\n\n"
+                    if gone is not None and gone():
+                        return
+                    if time.monotonic() - wrote >= keepalive:
+                        wrote = time.monotonic()
+                        yield b": ping\n\n"
                 elif snap["rev"] > seen:  # every queued one is later than ``first``: kept as a guard
                     seen = snap["rev"]
+                    wrote = time.monotonic()
                     yield _frame(snap)
         finally:
-            s.unsubscribe(sub)
+            release()
 
-    return Response(events(), mimetype="text/event-stream",
-                    headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+    response = Response(events(), mimetype="text/event-stream",
+                        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+    response.call_on_close(release)  # a stream closed before it started runs no ``finally``
+    return response
 
 
 @bp.post("/api/sessions/<int:sid>/event")
