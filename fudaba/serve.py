@@ -40,6 +40,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from fudaba.history_lock import HistoryLock
 from fudaba.session import Sessions
 from fudaba.store import Store, StoreError, default_path
 from scorer.cards import all_cards
@@ -210,6 +211,10 @@ def serve(data: Path, host: str, port: int, browser: bool, camera: dict | None, 
     """Serve the dashboard over the history ``data`` (and a camera session) until Ctrl-C.
     ``counter``: the stone counter at that port ("": found by USB id; "emulated": an emulated one,
     its LEDs on the page) shows the camera session, or each new game."""
+    # one server per history (a second refuses, naming this one): taken before anything beside the
+    # history changes, held until exit (an error before the app is built lets it go with ``lock``)
+    lock = HistoryLock(data, f"fudaba {command}")
+    lock.acquire()
     local = host in ("127.0.0.1", "localhost", "::1")
     pin = None if local else f"{secrets.randbelow(10**6):06d}"
     # the port is bound before the app is built: the home page shows the address phones can open
@@ -227,6 +232,7 @@ def serve(data: Path, host: str, port: int, browser: bool, camera: dict | None, 
     except StoreError as exc:
         server.close()
         control.close()
+        lock.release()
         raise ValueError(str(exc)) from None
     url = f"http://{'127.0.0.1' if local else host}:{server.effective_port}/"
     feed = None
@@ -236,6 +242,7 @@ def serve(data: Path, host: str, port: int, browser: bool, camera: dict | None, 
         except ValueError:
             server.close()
             control.close()
+            lock.release()
             raise
         url += f"session/{session.id}"
         control.new_game(session)
@@ -257,6 +264,7 @@ def serve(data: Path, host: str, port: int, browser: bool, camera: dict | None, 
         app.extensions["fudaba"]["config"].setup.close()
         control.close()
         server.close()
+        lock.release()
     return "", 0
 
 

@@ -4,8 +4,10 @@ Everything that changes a game — an event a player taps, a correction, later t
 and the stone counter's buttons — goes through :meth:`Session.submit` (or :meth:`Session.edit`),
 one at a time under the session's lock, in this order:
 
-1. a game event without ``at`` gets the seconds since the match started (the header's ``start``),
-   which Bagaji's session clock reads; the line is checked by applying it to a fork of the match
+1. a game event without ``at`` (or with ``null``) gets the seconds since the match started (the
+   header's ``start``), which Bagaji's session clock reads; a player's ``at`` must be a finite
+   number from 0 (the start) to :data:`AT_AHEAD_S` past the server's clock (400 saying why;
+   the camera's own lines keep the video's time); the line is checked by applying it to a fork of the match
    (an illegal event or correction is refused with the rule's reason and changes nothing);
 2. it is committed to the store (:class:`fudaba.store.Store`) with the next ``seq``, and the lines,
    the ``seq`` and the fork are put in place as the session's;
@@ -38,6 +40,7 @@ from the history by id, replaying their lines.
 
 from __future__ import annotations
 
+import math
 import queue
 import threading
 from collections.abc import Iterable, Mapping, Sequence
@@ -61,6 +64,8 @@ LOG_LINES = 200
 """Record lines a snapshot carries (the most recent)."""
 LEGAL_LIMIT = 600
 """Legal events a snapshot lists at most (manual play); more are said to be cut."""
+AT_AHEAD_S = 60.0
+"""How far ahead of the server's clock a player's event may say it happened (``at``), seconds."""
 SOURCES_FROM_PLAYERS = ("dashboard", "button", "answer", "table", "import")
 """Sources a line may be submitted with from outside the tracker."""
 
@@ -231,8 +236,11 @@ class Session:
                 clash = [k for k in records.META_KEYS if k in raw]
                 if clash:
                     raise SessionError(f"a submitted line may not carry {', '.join(clash)}", 400)
+                if not from_follower:
+                    self._check_at(raw)
                 line = {**raw, "source": source, "seq": self.seq + len(staged) + 1}
-                if raw["type"] not in records.CORRECTIONS and "at" not in raw:
+                if raw["type"] not in records.CORRECTIONS and raw.get("at") is None:
+                    line.pop("at", None)
                     line = {"type": raw["type"], "at": self.now_s(), **line}
                 if evidence is not None:
                     line["evidence"] = dict(evidence)
@@ -264,6 +272,23 @@ class Session:
         self.seq = int(staged[-1]["seq"])
         self.match = match
         self._snapshot = None
+
+    def _check_at(self, line: Mapping[str, Any]) -> None:
+        """SessionError 400 saying why where a line from a player carries an ``at`` (its own, or its
+        ``replace``'s event's) that is not a finite number of seconds from the game's start (0 s)
+        to :data:`AT_AHEAD_S` past the server's clock (:meth:`now_s`)."""
+        for obj in (line, line.get("event")):
+            at = obj.get("at") if isinstance(obj, Mapping) else None
+            if at is None:
+                continue
+            if not isinstance(at, int | float) or isinstance(at, bool) or (isinstance(at, float) and not math.isfinite(at)):
+                raise SessionError(f"'at' must be the seconds since the game started, a number; got {at!r}", 400)
+            if at < 0:
+                raise SessionError(f"'at' {at} s is before the game's start (0 s)", 400)
+            now = self.now_s()
+            if at > now + AT_AHEAD_S:
+                raise SessionError(f"'at' {at} s is ahead of the server's clock ({now} s since the game started) "
+                                   f"by more than {AT_AHEAD_S:.0f} s", 400)
 
     def now_s(self) -> float:
         """Seconds since the match started (the header's start), for an event's ``at``: what drives

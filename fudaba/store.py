@@ -4,7 +4,8 @@ A session's record is kept as its lines, exactly as a record file holds them (``
 the header, then one JSON object per event or correction with its ``seq`` and ``source``. Each
 :meth:`Store.append` is its own committed transaction (WAL journal, ``synchronous=FULL``), so a
 killed process loses no line already appended, and :meth:`Store.export` gives back the record file
-byte for byte as ``fudaba score`` reads it.
+byte for byte as ``fudaba score`` reads it. An import (:meth:`Store.import_record`) is one
+transaction: the session and all its lines, or nothing.
 
 Tables: ``sessions`` (id, title, created and updated times in ISO 8601 UTC, the header as JSON, the
 number of lines, ``finished`` when the match is over) and ``lines`` (session, seq, the line as
@@ -15,16 +16,19 @@ JSON). The default file is ``fudaba.sqlite3`` in the user's data directory (:fun
 from __future__ import annotations
 
 import json
+import math
 import os
 import sqlite3
 import threading
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from scorer import record as records
-from scorer.errors import RecordError
+from scorer.errors import RecordError, ScorerError
+from scorer.games import game
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS sessions (
@@ -47,6 +51,10 @@ CREATE TABLE IF NOT EXISTS lines (
 
 class StoreError(Exception):
     """The store cannot do what was asked (no such session, a file that is not a store)."""
+
+
+ID_LIMIT = 2**63 - 1
+"""The largest id SQLite holds: a larger number names no session."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,6 +146,8 @@ class Store:
 
     def header(self, session: int) -> records.Header:
         """The record header of ``session``; StoreError when there is no such session."""
+        if not 0 < session <= ID_LIMIT:
+            raise StoreError(f"there is no session {session}")
         with self._lock:
             row = self._db.execute("SELECT header FROM sessions WHERE id = ?", (session,)).fetchone()
         if row is None:
@@ -172,15 +182,87 @@ class Store:
         return "\n".join(out) + "\n"
 
     def import_record(self, text: str, name: str = "<record>", title: str | None = None) -> int:
-        """A new session holding the record ``text`` (checked by replaying it: RecordError
-        ``name:line: reason``); lines keep their source and are numbered afresh from 1."""
-        record = records.loads(text, name)
-        match = record.replay()
-        sid = self.create(record.header, title)
-        for seq, (_lineno, obj) in enumerate(record.entries, start=1):
-            self.append(sid, {**obj, "seq": seq, "source": obj.get("source", "import")},
-                        finished=match.is_over and seq == len(record.entries))
+        """A new session holding the record ``text``, checked by replaying it once (RecordError
+        ``name:line: reason``: nothing is stored); lines keep their source (else ``import``) and
+        are numbered afresh from 1. Each line is read, applied and written out in turn (only the
+        stored texts are kept, not the parsed record), then the session and every line are
+        inserted in one transaction: a failure leaves no trace in the history."""
+        header, rows, match = _replayed(text, name)
+        now = _now()
+        names = ", ".join(p.name for p in header.players)
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                cur = self._db.execute(
+                    "INSERT INTO sessions (title, created, updated, header, lines, finished) VALUES (?, ?, ?, ?, ?, ?)",
+                    (title or f"{header.game}: {names}", now, now, json.dumps(header.to_json(), ensure_ascii=False),
+                     len(rows), int(match.is_over)))
+                sid = int(cur.lastrowid or 0)
+                self._db.executemany("INSERT INTO lines (session, seq, line) VALUES (?, ?, ?)",
+                                     ((sid, seq, line) for seq, line in enumerate(rows, start=1)))
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
         return sid
+
+
+def _numbered_lines(text: str) -> Iterator[tuple[int, str]]:
+    """(line number from 1, line) of ``text``, split at ``\\n`` one at a time (no list of them all)."""
+    start, lineno = 0, 1
+    while start <= len(text):
+        end = text.find("\n", start)
+        if end < 0:
+            end = len(text)
+        yield lineno, text[start:end]
+        start, lineno = end + 1, lineno + 1
+
+
+def _replayed(text: str, name: str) -> tuple[records.Header, list[str], Any]:
+    """The header of the record ``text``, each of its lines as the store keeps it (JSON text with its
+    ``seq`` and ``source``), and the match after them: the record read and replayed line by line
+    (RecordError ``name:line: reason`` at the first bad one)."""
+    lines = _numbered_lines(text)
+    header = None
+    for lineno, raw in lines:
+        if raw.strip():
+            header = records.parse_header(records.parse_json(raw, name, lineno), name)
+            break
+    if header is None:
+        raise RecordError(name, 1, "empty record: the first line must be the header")
+    try:
+        match = header.new_match()
+    except (ScorerError, ValueError) as exc:
+        raise RecordError(name, 1, f"bad header: {exc}") from None
+    spec = game(header.game)
+    rows: list[str] = []
+    last_seq = (0, 0)
+    for lineno, raw in lines:
+        if not raw.strip():
+            continue
+        obj = records.parse_json(raw, name, lineno)
+        if not isinstance(obj, dict):
+            raise RecordError(name, lineno, "each event must be a JSON object")
+        at = obj.get("at")
+        if at is not None and (not isinstance(at, int | float) or isinstance(at, bool) or not math.isfinite(at)
+                               or at < 0):
+            raise RecordError(name, lineno, f"'at' must be the seconds since the game started (0 or more); got {at!r}")
+        try:
+            records.apply_line(match, spec, obj)
+        except (ScorerError, ValueError) as exc:
+            raise RecordError(name, lineno, str(exc)) from None
+        except RecursionError:
+            raise RecordError(name, lineno, "nested too deeply to convert") from None
+        seq = obj.get("seq")  # a valid positive integer where present: apply_line checked it
+        if seq is not None:
+            if seq <= last_seq[0]:
+                raise RecordError(name, lineno, f"'seq' {seq} does not follow {last_seq[0]} (line {last_seq[1]}): "
+                                  "sequence numbers must increase")
+            last_seq = (seq, lineno)
+        obj["seq"] = len(rows) + 1
+        obj.setdefault("source", "import")
+        rows.append(json.dumps(obj, ensure_ascii=False))
+    return header, rows, match
 
 
 __all__ = ["RecordError", "SessionInfo", "Store", "StoreError", "default_path"]

@@ -45,7 +45,8 @@ so killing the process loses no line already appended.
 
 Lines are separated by ``\n`` (a ``\r`` before it is dropped); blank lines are ignored. Any
 problem is reported as :class:`~scorer.errors.RecordError` ``file:line: reason``: bytes that are not
-UTF-8, JSON that does not parse or is nested too deeply, a bad record-level key, a bad event; a file
+UTF-8, JSON that does not parse, is nested too deeply or holds a number that is not finite
+(``NaN``, ``Infinity``, ``1e400``), a bad record-level key, a bad event; a file
 that cannot be read at all as ``file: reason``, without a line. :func:`load` reads ``-`` as standard
 input, named ``<stdin>`` in messages.
 """
@@ -53,6 +54,7 @@ input, named ``<stdin>`` in messages.
 from __future__ import annotations
 
 import json
+import math
 import os
 import sys
 from collections.abc import Iterable, Mapping
@@ -301,6 +303,42 @@ def parse_header(obj: Any, path: str = "<record>") -> Header:
     )
 
 
+INTEGER_LIMIT = 2**63 - 1
+"""The largest integer a record's line may hold (a 64-bit one: ids, seats, counts, seconds)."""
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"{text} is not a finite number")
+    return value
+
+
+def _integer(text: str) -> int:
+    value = int(text)
+    if abs(value) > INTEGER_LIMIT:
+        raise ValueError(f"{text[:30]}{'...' if len(text) > 30 else ''} is larger than any integer a record holds")
+    return value
+
+
+def _constant(name: str) -> float:
+    raise ValueError(f"{name} is not a number JSON allows")
+
+
+def parse_json(line: str, path: str = "<record>", lineno: int = 1) -> Any:
+    """One line's JSON value; RecordError ``path:lineno: reason`` for JSON that does not parse, is
+    nested too deeply, or holds a number that is not finite (``NaN``, ``Infinity``, ``1e400``: a
+    record's numbers are all finite, as JSON's own are) or an integer beyond :data:`INTEGER_LIMIT`."""
+    try:
+        return json.loads(line, parse_float=_finite, parse_int=_integer, parse_constant=_constant)
+    except json.JSONDecodeError as exc:
+        raise RecordError(path, lineno, f"not valid JSON: {exc.msg} (column {exc.colno})") from None
+    except ValueError as exc:
+        raise RecordError(path, lineno, f"not valid JSON: {exc}") from None
+    except RecursionError:
+        raise RecordError(path, lineno, "not valid JSON: nested too deeply to read") from None
+
+
 def loads(text: str, path: str = "<record>") -> Record:
     """Parse JSON Lines text into a :class:`Record` (events are not applied yet)."""
     header: Header | None = None
@@ -309,12 +347,7 @@ def loads(text: str, path: str = "<record>") -> Record:
     for lineno, line in enumerate(text.split("\n"), start=1):
         if not line.strip():
             continue
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise RecordError(path, lineno, f"not valid JSON: {exc.msg} (column {exc.colno})") from None
-        except RecursionError:
-            raise RecordError(path, lineno, "not valid JSON: nested too deeply to read") from None
+        obj = parse_json(line, path, lineno)
         if header is None:
             header = parse_header(obj, path)
             continue

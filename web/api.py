@@ -65,8 +65,9 @@ from flask import Blueprint, Response, current_app, jsonify, request, url_for
 from werkzeug.exceptions import HTTPException
 
 from fudaba.session import Session, SessionError, Sessions
+from scorer import record as records
 from scorer.choices import SOMETHING_ELSE
-from scorer.errors import ScorerError
+from scorer.errors import RecordError, ScorerError
 from scorer.games import all_games
 
 bp = Blueprint("api", __name__)
@@ -81,11 +82,20 @@ def _session(sid: int) -> Session:
 
 
 def _body() -> dict[str, Any]:
-    data = request.get_json(silent=True)
-    if data is None and request.content_length:
-        raise SessionError("the request body is not JSON", 400)
-    if data is None:
+    """The request's JSON object ({} for none); SessionError 400 saying why for a body that is not
+    one: not JSON, nested too deeply, or a number that is not finite or too large (``NaN``,
+    ``Infinity``, ``1e400``, which Python's own reader would take: :func:`scorer.record.parse_json`)."""
+    raw = request.get_data(cache=True) if request.is_json else b""
+    if not raw.strip():
+        if request.content_length and not request.is_json:
+            raise SessionError("the request body is not JSON", 400)
         return {}
+    try:
+        data = records.parse_json(raw.decode("utf-8"), "the request body")
+    except UnicodeDecodeError as exc:
+        raise SessionError(f"the request body is not UTF-8 text (byte {exc.start})", 400) from None
+    except RecordError as exc:
+        raise SessionError(f"the request body is not JSON: {exc.reason.removeprefix('not valid JSON: ')}", 400) from None
     if not isinstance(data, dict):
         raise SessionError("the request body must be a JSON object", 400)
     return data
