@@ -16,10 +16,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from flask.testing import FlaskClient
 
 from scorer.games import GAME_MODULES, game
 from tests.browser_kit import new_page, start_game
+from tests.helpers import Browser, make_app
 
 ROOT = Path(__file__).resolve().parent.parent
 SCORER = ROOT / "scorer"
@@ -125,6 +125,37 @@ def test_every_shared_rule_has_a_sentence_in_every_language() -> None:
         assert all(isinstance(say[lang], str) and say[lang].strip() for lang in LANGUAGES), rule
 
 
+@pytest.mark.parametrize("name", list(GAME_MODULES))
+def test_the_rules_refused_in_random_play_are_found_and_said(name: str) -> None:
+    """A check of the scan: events of the match's own past, tried again at every step of random
+    matches (every seat count and ruleset), are refused by rules the scan found and the texts say."""
+    import random
+
+    from scorer.errors import IllegalEventError
+
+    spec, rules = game(name), raised_rules()
+    said = set(own_refusals(name)) | set(generic_refusals())
+    found = set(rules[name]) | set(rules[""])
+    refused: set[str] = set()
+    for seats in range(spec.min_players, spec.max_players + 1):
+        for ruleset in spec.rulesets:
+            rng = random.Random(seats)
+            match = spec.match([f"Seat {i + 1}" for i in range(seats)], spec.options(ruleset))
+            past: list[Any] = []
+            for _ in range(300):
+                if match.is_over:
+                    break
+                past.append(match.random_event(rng))
+                for event in rng.sample(past, min(6, len(past))):
+                    exc = match.check(event)
+                    if isinstance(exc, IllegalEventError):
+                        refused.add(exc.rule)
+                match.apply(past[-1])
+    assert len(refused) >= 10, sorted(refused)
+    assert refused <= found, f"refused by rules the scan misses: {sorted(refused - found)}"
+    assert refused <= said, f"refused by rules no text says: {sorted(refused - said)}"
+
+
 def _tables() -> list[tuple[str, str, dict[str, str]]]:
     tables = [("", rule, say) for rule, say in generic_refusals().items()]
     return tables + [(name, rule, say) for name in GAME_MODULES for rule, say in own_refusals(name).items()]
@@ -156,28 +187,12 @@ def test_every_sentence_cites_the_rules_the_engine_cites_in_every_language() -> 
 
 
 # ---------------------------------------------------------------- the API
-class Client:
-    """The test client with the page's CSRF token (as tests/test_web.py's)."""
-
-    def __init__(self, client: FlaskClient) -> None:
-        self.c = client
-        m = re.search(r'name="csrf-token" content="([^"]+)"', client.get("/").get_data(as_text=True))
-        self.token = m.group(1) if m else ""
-
-    def post(self, url: str, body: object):  # noqa: ANN201
-        return self.c.post(url, json=body, headers={"X-CSRF-Token": self.token})
-
-
 @pytest.fixture
-def client(tmp_path: Path) -> Client:
-    from fudaba.session import Sessions
-    from fudaba.store import Store
-    from web import WebConfig, create_app
-
-    return Client(create_app(WebConfig(secret_key=b"k" * 32), Sessions(Store(tmp_path / "h.sqlite3"))).test_client())
+def client(tmp_path: Path) -> Browser:
+    return Browser(make_app(tmp_path).test_client())
 
 
-def test_a_refusal_of_the_rules_carries_its_rule(client: Client) -> None:
+def test_a_refusal_of_the_rules_carries_its_rule(client: Browser) -> None:
     r = client.post("/api/sessions", {"game": "hachi-hachi", "players": ["Aki", "Ben", "Chi"]})
     assert r.status_code == 201, r.json
     sid = r.json["id"]  # type: ignore[index]
