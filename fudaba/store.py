@@ -15,6 +15,8 @@ JSON). The default file is ``fudaba.sqlite3`` in the user's data directory (:fun
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import json
 import math
 import os
@@ -187,7 +189,8 @@ class Store:
         are numbered afresh from 1. Each line is read, applied and written out in turn (only the
         stored texts are kept, not the parsed record), then the session and every line are
         inserted in one transaction: a failure leaves no trace in the history."""
-        header, rows, match = _replayed(text, name)
+        with _collector_paused():
+            header, rows, match = _replayed(text, name)
         now = _now()
         names = ", ".join(p.name for p in header.players)
         with self._lock:
@@ -205,6 +208,33 @@ class Store:
                 self._db.execute("ROLLBACK")
                 raise
         return sid
+
+
+_pauses = 0
+_was_enabled = True
+_pauses_lock = threading.Lock()
+
+
+@contextlib.contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Python's cyclic garbage collector paused while a record is replayed (the process's, so counted
+    across threads: the last to finish starts it again). A match keeps every state for its undo, and
+    the collector would walk them all again at each of its passes: more than half of a 700,000-line
+    replay's time (``bench/imports.py``). Reference counting still frees everything else meanwhile;
+    a collector that was off stays off."""
+    global _pauses, _was_enabled
+    with _pauses_lock:
+        if _pauses == 0:
+            _was_enabled = gc.isenabled()
+        _pauses += 1
+        gc.disable()
+    try:
+        yield
+    finally:
+        with _pauses_lock:
+            _pauses -= 1
+            if _pauses == 0 and _was_enabled:
+                gc.enable()
 
 
 def _numbered_lines(text: str) -> Iterator[tuple[int, str]]:
@@ -235,6 +265,7 @@ def _replayed(text: str, name: str) -> tuple[records.Header, list[str], Any]:
     except (ScorerError, ValueError) as exc:
         raise RecordError(name, 1, f"bad header: {exc}") from None
     spec = game(header.game)
+    encode = json.JSONEncoder(ensure_ascii=False).encode  # json.dumps(obj, ensure_ascii=False), made once
     rows: list[str] = []
     last_seq = (0, 0)
     for lineno, raw in lines:
@@ -261,7 +292,7 @@ def _replayed(text: str, name: str) -> tuple[records.Header, list[str], Any]:
             last_seq = (seq, lineno)
         obj["seq"] = len(rows) + 1
         obj.setdefault("source", "import")
-        rows.append(json.dumps(obj, ensure_ascii=False))
+        rows.append(encode(obj))
     return header, rows, match
 
 

@@ -325,12 +325,15 @@ def _constant(name: str) -> float:
     raise ValueError(f"{name} is not a number JSON allows")
 
 
+_DECODER = json.JSONDecoder(parse_float=_finite, parse_int=_integer, parse_constant=_constant)
+
+
 def parse_json(line: str, path: str = "<record>", lineno: int = 1) -> Any:
     """One line's JSON value; RecordError ``path:lineno: reason`` for JSON that does not parse, is
     nested too deeply, or holds a number that is not finite (``NaN``, ``Infinity``, ``1e400``: a
     record's numbers are all finite, as JSON's own are) or an integer beyond :data:`INTEGER_LIMIT`."""
     try:
-        return json.loads(line, parse_float=_finite, parse_int=_integer, parse_constant=_constant)
+        return _DECODER.decode(line)
     except json.JSONDecodeError as exc:
         raise RecordError(path, lineno, f"not valid JSON: {exc.msg} (column {exc.colno})") from None
     except ValueError as exc:

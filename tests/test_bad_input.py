@@ -3,6 +3,7 @@ one server per history (issue 51, points 4 and 5)."""
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import random
@@ -186,6 +187,7 @@ def test_an_import_of_thousands_of_lines_is_one_transaction(tmp_path: Path) -> N
     with pytest.raises(RecordError, match=r"^bad\.jsonl:3002: "):
         empty.import_record(text + '{"type": "draw", "seat": 1, "card": "AS", "at": Infinity}\n', "bad.jsonl")
     assert stored(tmp_path / "e.sqlite3") == (0, 0)
+    assert gc.isenabled()  # paused while replaying only
 
 
 def test_an_insert_that_fails_midway_rolls_the_whole_import_back(tmp_path: Path) -> None:

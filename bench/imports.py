@@ -1,0 +1,114 @@
+"""Import benchmark: how long a long record takes to import into the history, and the memory it takes.
+
+The record is a simulated Bagaji match (3 seated, the ``seed`` ruleset with no time limit:
+``end-after-minutes=0``), played by :func:`scorer.simulate.play_round` from ``--seed`` until it has
+``--lines`` events, written as a record file is (the header, then one JSON object a line, as
+:meth:`scorer.record.Record.dumps` writes them, ``at`` included). Every line is a real event of the
+game: draws, discards, calls, stops, deals, reshuffles. Then it is imported into a fresh history
+with :meth:`fudaba.store.Store.import_record` (what ``POST /api/import`` does) in a process of its
+own, timed from the text in memory to the committed session; that process's peak resident memory
+(the record's text included) is read after.
+``--bad-last`` makes the last line illegal (the import must leave nothing).
+
+Run from the checkout: ``python bench/imports.py [--lines 700000] [--seed 1]``. Prints the figures as
+JSON and writes ``bench/out/imports.json`` (``--json``); the record is kept as
+``bench/out/long-LINES-SEED.jsonl`` and made again only when missing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import resource
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+
+def long_record(lines: int, seed: int) -> str:
+    """A simulated Bagaji match of ``lines`` events as a record file's text (module docstring)."""
+    from scorer import record as records
+    from scorer.games import game
+    from scorer.match import Player
+    from scorer.simulate import play_round
+
+    spec = game("bagaji")
+    match = spec.match([Player(1, "Aki"), Player(2, "Ben"), Player(3, "Chie")],
+                       spec.options("seed", {"end-after-minutes": 0}))
+    rng = random.Random(seed)
+    events = []
+    while len(events) < lines:
+        events += play_round(match, rng)
+    header = records.Header.for_match(match, "seed", start="2026-12-07T20:00:00+00:00")
+    out = [json.dumps(header.to_json(), ensure_ascii=False)]
+    out += [json.dumps(e.to_json(), ensure_ascii=False) for e in events[:lines]]
+    return "\n".join(out) + "\n"
+
+
+def timed_import(record: Path) -> dict:
+    """Import the record file ``record`` into a fresh history: seconds, peak memory, what is stored."""
+    from fudaba.store import Store
+    from scorer.errors import RecordError
+
+    text = record.read_text(encoding="utf-8")
+    path = Path(tempfile.mkdtemp(prefix="fudaba-import-")) / "h.sqlite3"
+    store = Store(path)
+    started = time.perf_counter()
+    error = None
+    try:
+        store.import_record(text, record.name)
+    except RecordError as exc:
+        error = str(exc)
+    seconds = time.perf_counter() - started
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    store.close()
+    with sqlite3.connect(path) as db:
+        rows = db.execute("SELECT COUNT(*) FROM lines").fetchone()[0]
+        games = db.execute("SELECT COUNT(*) FROM sessions").fetchone()[0]
+    return {"seconds": round(seconds, 2), "peak_rss_mb": round(peak / 1024), "stored_games": games,
+            "stored_lines": rows, "error": error}
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--lines", type=int, default=700_000, help="events in the record (default 700000)")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--bad-last", action="store_true", help="make the last line illegal")
+    p.add_argument("--json", type=Path, default=Path("bench/out/imports.json"))
+    p.add_argument("--import-file", type=Path, help=argparse.SUPPRESS)
+    args = p.parse_args(argv)
+    if args.import_file is not None:  # the child process: the import alone
+        print(json.dumps(timed_import(args.import_file)))
+        return 0
+
+    record = REPO / "bench" / "out" / f"long-{args.lines}-{args.seed}.jsonl"
+    if not record.exists():
+        record.parent.mkdir(parents=True, exist_ok=True)
+        record.write_text(long_record(args.lines, args.seed), encoding="utf-8")
+    if args.bad_last:
+        bad = record.with_name(record.stem + "-bad.jsonl")
+        bad.write_text(record.read_text(encoding="utf-8") + '{"type": "discard", "seat": 9, "card": "AS"}\n',
+                       encoding="utf-8")
+        record = bad
+    child = subprocess.run([sys.executable, __file__, "--import-file", str(record)], capture_output=True,
+                           text=True, check=True, cwd=REPO)
+    measured = json.loads(child.stdout.strip().splitlines()[-1])
+    lines = args.lines + (1 if args.bad_last else 0)
+    result = {"lines": lines, "megabytes": round(record.stat().st_size / 1e6, 1), **measured,
+              "lines_per_s": round(lines / measured["seconds"]) if measured["seconds"] else None}
+    print(json.dumps(result, indent=1))
+    args.json.parent.mkdir(parents=True, exist_ok=True)
+    args.json.write_text(json.dumps(result, indent=1))
+    print(f"wrote {args.json}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
