@@ -171,7 +171,7 @@ function renderMoves(m) {
         const r = await api("POST", `/api/sessions/${SID}/pick`, {type: g.form.type, seat: g.form.seat, cards: picks});
         if (r.choose) { MOVE.choose = r.choose; redraw(); return; }
         MOVE.picks = []; MOVE.choose = null;
-      } catch (e) { showError(e.message); }
+      } catch (e) { showError(e); }
     });
 }
 

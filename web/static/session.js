@@ -282,7 +282,7 @@ async function openEditor(index) {
   const close = () => { box.hidden = true; box.replaceChildren(); };
   const send = async payload => {
     try { await api("POST", `/api/sessions/${SID}/edit`, {index, ...payload}); close(); }
-    catch (e) { box.querySelector(".error").textContent = e.message; }
+    catch (e) { const line = box.querySelector(".error"); line.textContent = refusalText(STATE.session.game, e); line.title = e.message; }
   };
   if (alt.deal) dealPicker(body, alt.deal, [], t("deal-instead"), deal => send({deal}), "edit-dealer");
   else moveScreen(body, {legal: alt.legal, forms: []}, alt.event && alt.event.seat, {}, `edit-${index}`,
