@@ -145,7 +145,9 @@ class Follower(Protocol):
 class Session:
     """A match, its record in the store, and its subscribers (module docstring)."""
 
-    def __init__(self, store: Store, session_id: int) -> None:
+    def __init__(self, store: Store, session_id: int, replayed: Match | None = None) -> None:
+        """Open session ``session_id`` of ``store``, replaying its lines (``replayed``: the match they
+        leave, already replayed, as an import has it: not replayed again)."""
         self.store = store
         self.id = session_id
         try:
@@ -167,7 +169,7 @@ class Session:
         self._manual_cache: tuple[tuple[int, int, int], dict[str, Any]] | None = None
         self._log_cache: dict[Any, tuple[dict[str, Any], dict[str, Any]]] = {}
         """The snapshot's log entries of the latest lines: seq → (the line, its entry)."""
-        self._rebuild()
+        self._rebuild(replayed)
 
     @property
     def lock(self) -> threading.RLock:
@@ -189,12 +191,13 @@ class Session:
             self._snapshot = None
 
     # ------------------------------------------------------------------ state
-    def _rebuild(self) -> None:
-        """Replay the stored lines into a fresh match and put it in place (lines and seq first, the
-        match last: module docstring). Called at start and, under the lock, when the store failed."""
+    def _rebuild(self, replayed: Match | None = None) -> None:
+        """Replay the stored lines into a fresh match (``replayed``: the match they leave, given) and
+        put it in place (lines and seq first, the match last: module docstring). Called at start
+        and, under the lock, when the store failed."""
         lines = self.store.lines(self.id)
-        match = self.header.new_match()
-        for line in lines:
+        match = replayed if replayed is not None else self.header.new_match()
+        for line in lines if replayed is None else ():
             try:
                 records.apply_line(match, self.spec, dict(line))
             except (ScorerError, ValueError) as exc:
@@ -606,6 +609,15 @@ class Sessions:
         except (ScorerError, ValueError, TypeError) as exc:
             raise SessionError(str(exc), 400) from None
         return self.create_from(records.Header.for_match(match, chosen), title)
+
+    def import_record(self, text: str, name: str = "<record>", title: str | None = None) -> Session:
+        """A new session holding the record ``text``, opened: the record is replayed once, to check it
+        (:meth:`fudaba.store.Store.import_replayed`: all or nothing), and the session starts from
+        the match that replay left. RecordError ``name:line: reason``: nothing is stored."""
+        sid, match = self.store.import_replayed(text, name, title)
+        with self._lock:
+            self._open[sid] = Session(self.store, sid, match)
+            return self._open[sid]
 
     def create_from(self, header: records.Header, title: str | None = None) -> Session:
         """A new session of the game ``header`` describes."""

@@ -184,11 +184,17 @@ class Store:
         return "\n".join(out) + "\n"
 
     def import_record(self, text: str, name: str = "<record>", title: str | None = None) -> int:
+        """A new session holding the record ``text`` (:meth:`import_replayed`); its id."""
+        return self.import_replayed(text, name, title)[0]
+
+    def import_replayed(self, text: str, name: str = "<record>", title: str | None = None) -> tuple[int, Any]:
         """A new session holding the record ``text``, checked by replaying it once (RecordError
         ``name:line: reason``: nothing is stored); lines keep their source (else ``import``) and
         are numbered afresh from 1. Each line is read, applied and written out in turn (only the
         stored texts are kept, not the parsed record), then the session and every line are
-        inserted in one transaction: a failure leaves no trace in the history."""
+        inserted in one transaction: a failure leaves no trace in the history. Its id, and the
+        match the replay left (:class:`scorer.match.Match`: a session opened from it need not
+        replay the record again)."""
         with _collector_paused():
             header, rows, match = _replayed(text, name)
         now = _now()
@@ -207,7 +213,7 @@ class Store:
             except BaseException:
                 self._db.execute("ROLLBACK")
                 raise
-        return sid
+        return sid, match
 
 
 _pauses = 0

@@ -190,6 +190,24 @@ def test_an_import_of_thousands_of_lines_is_one_transaction(tmp_path: Path) -> N
     assert gc.isenabled()  # paused while replaying only
 
 
+def test_an_imported_record_is_replayed_once_import_and_first_open_together(browser: Browser,
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    text = long_record(300)
+    applied: list[int] = []
+    real = records.apply_line
+
+    def counting(match, spec, obj):  # noqa: ANN001, ANN202
+        applied.append(1)
+        return real(match, spec, obj)
+
+    monkeypatch.setattr(records, "apply_line", counting)
+    r = browser.c.post("/api/import", data=text.encode(), headers={"X-CSRF-Token": browser.token})
+    assert r.status_code == 201
+    state = browser.get(f"/api/sessions/{r.json['id']}/state").json
+    assert state["seq"] == 300 and state["status"]["events"] == 300
+    assert len(applied) == 300
+
+
 def test_an_insert_that_fails_midway_rolls_the_whole_import_back(tmp_path: Path) -> None:
     text = long_record(500)
     store = Store(tmp_path / "h.sqlite3")

@@ -638,7 +638,7 @@ def import_record() -> tuple[Response, int]:
     except UnicodeDecodeError as exc:
         raise SessionError(f"{name}: not UTF-8 text (byte {exc.start})", 400) from None
     try:
-        sid = _sessions().store.import_record(text, name)
+        sid = _sessions().import_record(text, name).id
     except ScorerError as exc:
         raise SessionError(str(exc), 400) from None
     return jsonify(id=sid, url=url_for("pages.session_page", sid=sid)), 201
