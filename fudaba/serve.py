@@ -9,9 +9,12 @@ follower's other options, defined once for every command that follows a camera:
 (:class:`fudaba.live.LiveFeed` over :class:`vision.follow.Follower`; SOURCE as
 ``fudaba track`` takes it: a webcam index, a stream URL, a video file or an image folder; a file or
 folder is followed frame by frame at real time, or slower where the machine cannot keep up); claims and settlements wait for a tap on "confirm" unless ``--no-confirm``.
-It listens on 127.0.0.1 unless ``--host`` says otherwise; on any other address it prints a
-six-digit PIN that every browser must enter once, and the addresses phones on the same network can
-open.
+It listens on 127.0.0.1 unless ``--host`` says otherwise (and serves only requests that name this
+machine: :mod:`web.security`); on any other address it prints a six-digit PIN that every browser
+must enter once, and the addresses phones on the same network can open. The PIN is kept beside the
+history (``pin``, readable by this user only), so a restart keeps it and the phones let in;
+``--new-pin`` (or the button on the home page of a browser on this machine) makes a new one, which
+ends every phone's access.
 
 ``fudaba demo`` does the same on a bundled game: a rendered Poka round (:data:`DEMO`, rendered once
 into the data folder on first start: 850 frames, about three minutes on two cores), followed live
@@ -122,17 +125,23 @@ def lan_addresses() -> list[str]:
     return sorted(a for a in found if not a.startswith("127."))
 
 
-def build(data: Path, pin: str | None, join_urls: tuple[str, ...] = (), counter: Any = None):  # noqa: ANN201
+def build(data: Path, pin: str | None, join_urls: tuple[str, ...] = (), counter: Any = None,  # noqa: ANN201
+          host: str = "127.0.0.1", port: int | None = None, pins: Any = None):
     """The dashboard app over the history ``data``; ``join_urls``: the addresses phones can open;
-    ``counter``: the server's choice of stone counter (:class:`fudaba.counter.CounterControl`)."""
+    ``counter``: the server's choice of stone counter (:class:`fudaba.counter.CounterControl`);
+    ``host`` and ``port``: where it listens (the names and port a request must give: this machine's
+    local names, and on the network its addresses and host name too); ``pins``: the PIN store
+    (:class:`web.security.PinStore`), else ``pin`` (kept in memory) or none."""
     from web import WebConfig, create_app
+    from web.security import LOCAL_HOSTS, lan_host_names
 
     store = Store(data)
     from fudaba.setup import TableSetup
 
-    config = WebConfig(secret_key=secret_key(data.parent), pin=pin, card_art=card_art_finder(),
+    hosts = LOCAL_HOSTS if host in LOCAL_HOSTS else lan_host_names(host, lan_addresses(), socket.gethostname())
+    config = WebConfig(secret_key=secret_key(data.parent), pin=pin, pins=pins, card_art=card_art_finder(),
                        join_urls=join_urls, counter=counter, setup=TableSetup(data.parent / "profiles"),
-                       rules=rules_path())
+                       rules=rules_path(), allowed_hosts=hosts, port=port)
     return create_app(config, Sessions(store))
 
 
@@ -182,7 +191,7 @@ def cmd_run(args: argparse.Namespace) -> tuple[str, int]:
             raise ValueError("--camera needs --game (hachi-hachi, bagaji or poka)")
         camera = {"source": args.camera, "settings": settings_from_args(args)}
     counter = None if args.counter is None else ("" if args.counter == "auto" else args.counter)
-    return serve(data, args.host, args.port, not args.no_browser, camera, "run", counter)
+    return serve(data, args.host, args.port, not args.no_browser, camera, "run", counter, args.new_pin)
 
 
 def cmd_demo(args: argparse.Namespace) -> tuple[str, int]:
@@ -207,16 +216,20 @@ def cmd_demo(args: argparse.Namespace) -> tuple[str, int]:
 
 
 def serve(data: Path, host: str, port: int, browser: bool, camera: dict | None, command: str,
-          counter: str | None = None) -> tuple[str, int]:
+          counter: str | None = None, new_pin: bool = False) -> tuple[str, int]:
     """Serve the dashboard over the history ``data`` (and a camera session) until Ctrl-C.
     ``counter``: the stone counter at that port ("": found by USB id; "emulated": an emulated one,
-    its LEDs on the page) shows the camera session, or each new game."""
+    its LEDs on the page) shows the camera session, or each new game. ``new_pin``: replace the PIN
+    kept beside the history (every browser let in must enter the new one)."""
+    from web.security import PinStore
+
     # one server per history (a second refuses, naming this one): taken before anything beside the
     # history changes, held until exit (an error before the app is built lets it go with ``lock``)
     lock = HistoryLock(data, f"fudaba {command}")
     lock.acquire()
     local = host in ("127.0.0.1", "localhost", "::1")
-    pin = None if local else f"{secrets.randbelow(10**6):06d}"
+    # the PIN is kept beside the history: a restart keeps the phones in, a new PIN ends every grant
+    pins = None if local and not new_pin else PinStore(data.parent / "pin", fresh=new_pin, announce=_announce_pin)
     # the port is bound before the app is built: the home page shows the address phones can open
     holder: dict[str, Any] = {}
     try:
@@ -228,7 +241,7 @@ def serve(data: Path, host: str, port: int, browser: bool, camera: dict | None, 
 
     control = CounterControl(None if counter is None else open_hub(counter or None, emulated=counter == "emulated"))
     try:
-        app = holder["app"] = build(data, pin, join, control)
+        app = holder["app"] = build(data, None, join, control, host, int(server.effective_port), None if local else pins)
     except StoreError as exc:
         server.close()
         control.close()
@@ -251,7 +264,11 @@ def serve(data: Path, host: str, port: int, browser: bool, camera: dict | None, 
     if not local:
         for address in join:
             print(f"fudaba: from a phone on this network: {address} (a QR code on the home page)", flush=True)
-        print(f"fudaba: PIN {pin} (every browser enters it once)", flush=True)
+        print(f"fudaba: PIN {pins.pin} (every browser enters it once; "
+              f"{'a new one: every grant before it has ended' if new_pin else 'fudaba run --new-pin makes a new one'})",
+              flush=True)
+    elif new_pin:
+        print(f"fudaba: a new PIN {pins.pin} for phones (asked where fudaba serves the network: --host)", flush=True)
     if browser and local:
         threading.Timer(1.0, lambda: webbrowser.open(url)).start()
     try:
@@ -268,6 +285,11 @@ def serve(data: Path, host: str, port: int, browser: bool, camera: dict | None, 
     return "", 0
 
 
+def _announce_pin(pin: str) -> None:
+    """Print a PIN made while serving (the host's button), where the server was started."""
+    print(f"fudaba: PIN {pin} (a new one: every phone let in before must enter it)", flush=True)
+
+
 def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     """``fudaba run``'s arguments."""
     p = sub.add_parser("run", help="serve the dashboard: start, play (by tapping) and review games")
@@ -276,6 +298,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
     p.add_argument("--port", type=int, default=8088, help="port (default 8088)")
     p.add_argument("--data", help=f"the history file (default {default_path()})")
     p.add_argument("--no-browser", action="store_true", help="do not open a browser")
+    p.add_argument("--new-pin", action="store_true",
+                   help="make a new PIN (the PIN is kept across restarts): every phone let in must enter the new one")
     p.add_argument("--camera", metavar="SOURCE",
                    help="follow a new game from this camera: webcam index, stream URL, video file or image folder")
     add_follow_arguments(p, "run")

@@ -6,10 +6,13 @@ log, manual play and corrections), ``/pin`` (where a PIN is set). JSON API under
 at ``/cards/<family>/<card id>.png``. All JavaScript and styles are served from ``web/static``:
 the table may have no internet.
 
-Security (:mod:`web.security`): every state-changing request carries the page's CSRF token in the
-``X-CSRF-Token`` header (or a ``csrf`` form field); where :attr:`WebConfig.pin` is set, every
-request but the PIN page needs the PIN entered once per browser. Uploads are capped at
-:attr:`WebConfig.max_upload` bytes.
+Security (:mod:`web.security`): only the hosts in :attr:`WebConfig.allowed_hosts` are served (421
+for any other ``Host``); every state-changing request carries the page's CSRF token in the
+``X-CSRF-Token`` header (or a ``csrf`` form field); where the app has a PIN
+(:attr:`WebConfig.pins` or :attr:`WebConfig.pin`), every request but the PIN page needs it entered
+once per browser, a grant that ends when a new PIN is made; camera sources named by a request are
+limited by :attr:`WebConfig.sources_from_requests`; every response carries the security headers
+(:data:`web.security.HEADERS`). Uploads are capped at :attr:`WebConfig.max_upload` bytes.
 """
 
 from __future__ import annotations
@@ -31,7 +34,20 @@ class WebConfig:
     secret_key: bytes
     """Signs the browser's cookie (CSRF token, PIN entered)."""
     pin: str | None = None
-    """Digits every browser must enter once (set when the dashboard listens beyond this machine)."""
+    """Digits every browser must enter once (set when the dashboard listens beyond this machine),
+    where no :attr:`pins` is given: kept in memory only."""
+    pins: Any = None
+    """The PIN store (:class:`web.security.PinStore`: kept in the data folder, renewed by the
+    host's button), or None: :attr:`pin` decides."""
+    allowed_hosts: tuple[str, ...] = ("localhost", "127.0.0.1", "::1")
+    """The names a request's ``Host`` may give (:data:`web.security.LOCAL_HOSTS`; on the network
+    also this machine's addresses and names: :func:`web.security.lan_host_names`); any other: 421."""
+    port: int | None = None
+    """The port the server listens on: a ``Host`` naming another is refused (None: any port)."""
+    sources_from_requests: str = "local"
+    """The camera sources a request may name (:data:`web.security.SOURCE_POLICIES`): ``webcams``
+    only; ``files``: also files and folders from a browser on this machine; ``local``: also stream
+    URLs from one. A request from another device may name only webcams, whatever this says."""
     card_art: Callable[[str, str], Path | None] | None = None
     """(deck family, card id) → the PNG of its face, or None."""
     max_upload: int = 16 << 20
@@ -50,6 +66,13 @@ class WebConfig:
     setup: Any = None
     """The camera side of setting up a table (:class:`fudaba.setup.TableSetup`: ``look``,
     ``start``, ``mat``), or None where this server cannot use cameras."""
+
+    def __post_init__(self) -> None:
+        from web.security import SOURCE_POLICIES
+
+        if self.sources_from_requests not in SOURCE_POLICIES:
+            raise ValueError(f"sources_from_requests is one of {', '.join(SOURCE_POLICIES)}, "
+                             f"not {self.sources_from_requests!r}")
 
 
 def create_app(config: WebConfig, sessions: Sessions) -> Flask:

@@ -69,6 +69,7 @@ from scorer import record as records
 from scorer.choices import SOMETHING_ELSE
 from scorer.errors import RecordError, ScorerError
 from scorer.games import all_games
+from web.security import check_camera_source
 
 bp = Blueprint("api", __name__)
 
@@ -145,6 +146,7 @@ def new_session() -> tuple[Response, int]:
     if camera is not None and (not isinstance(camera, str) or not camera.strip()):
         raise SessionError("camera must be a source: a webcam number, a stream URL, a file or a folder", 400)
     if camera:
+        _camera_allowed(camera.strip())
         setup = _setup()
         if options:
             raise SessionError("a camera game takes its ruleset's options (none may be set here)", 400)
@@ -178,7 +180,16 @@ def _source(body: dict[str, Any]) -> str:
     source = body.get("source")
     if not isinstance(source, str) or not source.strip():
         raise SessionError("say which camera: {\"source\": \"0\"} (a webcam number, a stream URL, a file)", 400)
-    return source.strip()
+    return _camera_allowed(source.strip())
+
+
+def _camera_allowed(source: str) -> str:
+    """``source`` where this request may have it opened (:func:`web.security.check_camera_source`:
+    files and URLs only from this machine), else 403 with the reason."""
+    refused = check_camera_source(source)
+    if refused:
+        raise SessionError(refused, 403)
+    return source
 
 
 def _mjpeg(pictures: Iterator[bytes], cache: str = "no-store") -> Response:

@@ -16,13 +16,13 @@ from flask import (
     render_template,
     request,
     send_file,
-    session,
     url_for,
 )
 
 from fudaba.session import SessionError
 from scorer.cards import all_cards, decks
 from scorer.games import all_games
+from web import security
 
 bp = Blueprint("pages", __name__)
 
@@ -160,15 +160,15 @@ def _rules_html(path: str, mtime: float) -> str:
 
 @bp.get("/pin")
 def pin() -> Any:
-    if _ext()["config"].pin is None:
+    if _ext()["pins"] is None:
         return redirect(url_for("pages.home"))
     return render_template("pin.html", next=_safe_next(request.args.get("next")), wrong=False, wait=0)
 
 
 @bp.post("/pin")
 def pin_post() -> Any:
-    config, guard = _ext()["config"], _ext()["pin_guard"]
-    if config.pin is None:
+    pins, guard = _ext()["pins"], _ext()["pin_guard"]
+    if pins is None:
         return redirect(url_for("pages.home"))
     addr = request.remote_addr or "?"
     nxt = _safe_next(request.form.get("next"))
@@ -176,16 +176,16 @@ def pin_post() -> Any:
     if wait:
         return render_template("pin.html", next=nxt, wrong=False, wait=int(wait) + 1), 429
     given = (request.form.get("pin") or "").strip()
-    if hmac.compare_digest(given.encode(), config.pin.encode()):
-        session["pin_ok"] = True
+    if hmac.compare_digest(given.encode(), pins.pin.encode()):
+        security.grant(pins)
         return redirect(nxt)
     guard.wrong(addr)
     return render_template("pin.html", next=nxt, wrong=True, wait=0), 401
 
 
 def _safe_next(nxt: str | None) -> str:
-    """Only a path on this site (no open redirect)."""
-    return nxt if nxt and nxt.startswith("/") and not nxt.startswith("//") else url_for("pages.home")
+    """Only a path on this site (:func:`web.security.safe_next`), else the home page."""
+    return security.safe_next(nxt) or url_for("pages.home")
 
 
 @bp.get("/cards/<family>/<card>.png")

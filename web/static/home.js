@@ -215,6 +215,20 @@ function stopLooking(tell = true) {
   document.getElementById("look-stop").hidden = true;
   if (tell) api("POST", "/api/camera/preview/stop", {}).catch(() => {});
 }
+// The host's button (only on the machine fudaba runs on): a new PIN, printed where fudaba was
+// started and shown here; every phone let in before must enter it.
+const newPinButton = document.getElementById("new-pin");
+if (newPinButton) newPinButton.addEventListener("click", async () => {
+  const status = document.getElementById("new-pin-status");
+  try {
+    const r = await api("POST", "/api/pin/new", {});
+    status.textContent = t("new-pin-made", {pin: r.pin});
+    status.className = "ok";
+  } catch (e) {
+    status.textContent = e.message;
+    status.className = "error";
+  }
+});
 document.addEventListener("fudaba-lang", () => {
   seats.querySelectorAll(".seat-label").forEach(n => { n.textContent = t("seat-n", {n: n.dataset.n}); });
   if (GAMES.length) renderOptions();

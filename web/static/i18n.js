@@ -104,6 +104,9 @@ const WORDS = {
     "val-stock-exhausted-no-winner": "the round ends, no winner",
     "val-no-winner-first-lowest-value": "the lowest hand", "val-no-winner-first-most-penalty": "the one penalised",
     "val-no-winner-first-same-first": "the same player",
+    // security
+    "new-pin": "New PIN: end every phone's access",
+    "new-pin-made": "New PIN {pin}: every phone must enter it (also printed where fudaba runs).",
   },
   ja: {
     // the move screen (moves.js)
@@ -189,6 +192,9 @@ const WORDS = {
     "val-stock-exhausted-reshuffle": "捨て札を切り直す", "val-stock-exhausted-no-winner": "勝者なしで終了",
     "val-no-winner-first-lowest-value": "手の値が最も低い人", "val-no-winner-first-most-penalty": "ペナルティを払った人",
     "val-no-winner-first-same-first": "同じ人",
+    // security
+    "new-pin": "新しいPIN：すべての端末の接続を終える",
+    "new-pin-made": "新しいPIN {pin}：すべての端末で入力し直してください（fudabaを起動した画面にも表示）。",
   },
   ru: {
     // the move screen (moves.js)
@@ -289,6 +295,9 @@ const WORDS = {
     "val-claim-priority-turn-order": "сначала ближайший", "val-stock-exhausted-reshuffle": "перемешать сброс",
     "val-stock-exhausted-no-winner": "раунд без победителя", "val-no-winner-first-lowest-value": "с наименьшей рукой",
     "val-no-winner-first-most-penalty": "оштрафованный", "val-no-winner-first-same-first": "тот же игрок",
+    // security
+    "new-pin": "Новый PIN: закрыть доступ всем телефонам",
+    "new-pin-made": "Новый PIN {pin}: его должен ввести каждый телефон (он также напечатан там, где запущена fudaba).",
   },
 };
 const LANGS = {en: "English", ja: "日本語", ru: "Русский"};
