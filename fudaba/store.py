@@ -161,7 +161,8 @@ class Store:
         self.header(session)
         with self._lock:
             rows = self._db.execute("SELECT line FROM lines WHERE session = ? ORDER BY seq", (session,)).fetchall()
-        return [json.loads(r[0]) for r in rows]
+        with _collector_paused():  # many small objects at once (:func:`_collector_paused`)
+            return [json.loads(r[0]) for r in rows]
 
     def sessions(self) -> list[SessionInfo]:
         """Every session, the most recently updated first."""
