@@ -299,7 +299,11 @@ function connect() {
   SOURCE = new EventSource(`/api/sessions/${SID}/stream`);
   const link = document.getElementById("link");
   SOURCE.addEventListener("open", () => { link.dataset.i18n = "live"; link.textContent = t("live"); link.className = "link on"; });
-  SOURCE.addEventListener("error", () => { link.dataset.i18n = "reconnecting"; link.textContent = t("reconnecting"); link.className = "link off"; });
+  SOURCE.addEventListener("error", () => {
+    link.dataset.i18n = "reconnecting"; link.textContent = t("reconnecting"); link.className = "link off";
+    // refused (a full server's 503, a lost grant): the browser gives up; try again in a while
+    if (SOURCE.readyState === EventSource.CLOSED) setTimeout(connect, 5000);
+  });
   SOURCE.addEventListener("state", ev => render(JSON.parse(ev.data)));
   SOURCE.addEventListener("resync", () => { SOURCE.close(); setTimeout(connect, 200); reload(); });
 }
