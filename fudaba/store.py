@@ -297,9 +297,12 @@ def _replayed(text: str, name: str) -> tuple[records.Header, list[str], Any]:
                 raise RecordError(name, lineno, f"'seq' {seq} does not follow {last_seq[0]} (line {last_seq[1]}): "
                                   "sequence numbers must increase")
             last_seq = (seq, lineno)
-        obj["seq"] = len(rows) + 1
-        obj.setdefault("source", "import")
-        rows.append(encode(obj))
+        if "seq" in obj or "source" in obj:
+            obj["seq"] = len(rows) + 1
+            obj.setdefault("source", "import")
+            rows.append(encode(obj))
+        else:  # the line as written, its keys added before the closing brace (a JSON object ends with one)
+            rows.append(f'{raw.rstrip()[:-1]}, "seq": {len(rows) + 1}, "source": "import"}}')
     return header, rows, match
 
 

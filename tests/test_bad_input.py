@@ -178,6 +178,9 @@ def test_an_import_of_thousands_of_lines_is_one_transaction(tmp_path: Path) -> N
     assert all(line["source"] == "import" for line in lines)
     assert store.export(sid).splitlines()[1:] == [json.dumps({**json.loads(raw), "seq": k, "source": "import"})
                                                  for k, raw in enumerate(text.splitlines()[1:], start=1)]
+    compact = "\r\n".join(json.dumps(json.loads(raw), separators=(",", ":")) + " " for raw in text.splitlines())
+    other = Store(tmp_path / "c.sqlite3")
+    assert other.export(other.import_record(compact, "compact.jsonl")) == store.export(sid)  # stored as written
     statements.clear()
     with pytest.raises(RecordError, match=r"^bad\.jsonl:3002: "):
         store.import_record(text + '{"type": "discard", "seat": 9, "card": "AS"}\n', "bad.jsonl")
