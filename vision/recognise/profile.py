@@ -140,29 +140,34 @@ def load_profile(path: str | Path) -> DeckProfile:
 def fit_head(embeddings: np.ndarray, labels: np.ndarray, n_classes: int, steps: int = 400, lr: float = 0.05,
              l2: float = 1e-4, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
     """A softmax-regression head over the enrolled classes (in the order of ``np.unique(labels)``),
-    fitted to the reference embeddings by full-batch Adam; returns (W, b)."""
+    fitted to the reference embeddings by full-batch Adam in float32 (the embeddings' own precision;
+    twice as fast as float64 on this machine with the same predictions); returns (W, b)."""
     classes = np.unique(labels)
     y = np.searchsorted(classes, labels)
     k, d = len(classes), embeddings.shape[1]
     rng = np.random.default_rng(seed)
-    w = rng.normal(0, 0.01, (k, d)).astype(np.float64)
-    b = np.zeros(k)
-    m = [np.zeros_like(w), np.zeros_like(b)]
-    v = [np.zeros_like(w), np.zeros_like(b)]
-    x = embeddings.astype(np.float64)
-    onehot = np.eye(k)[y]
+    w = rng.normal(0, 0.01, (k, d)).astype(np.float32)
+    b = np.zeros(k, np.float32)
+    moments = [(np.zeros_like(w), np.zeros_like(w)), (np.zeros_like(b), np.zeros_like(b))]
+    x = np.ascontiguousarray(embeddings, dtype=np.float32)
+    xt = np.ascontiguousarray(x.T)
+    onehot = np.eye(k, dtype=np.float32)[y]
+    n = np.float32(len(x))
     for t in range(1, steps + 1):
         z = x @ w.T + b
         z -= z.max(axis=1, keepdims=True)
         p = np.exp(z)
         p /= p.sum(axis=1, keepdims=True)
-        g = (p - onehot) / len(x)
-        grads = [g.T @ x + l2 * w, g.sum(axis=0)]
-        for i, (param, grad) in enumerate(zip((w, b), grads, strict=True)):
-            m[i] = 0.9 * m[i] + 0.1 * grad
-            v[i] = 0.999 * v[i] + 0.001 * grad**2
-            param -= lr * (m[i] / (1 - 0.9**t)) / (np.sqrt(v[i] / (1 - 0.999**t)) + 1e-8)
-    return w.astype(np.float32), b.astype(np.float32)
+        g = (p - onehot) / n
+        grads = ((xt @ g).T + l2 * w, g.sum(axis=0))
+        c1, c2 = 1 - 0.9**t, 1 - 0.999**t
+        for param, grad, (m, v) in zip((w, b), grads, moments, strict=True):
+            m *= 0.9
+            m += 0.1 * grad
+            v *= 0.999
+            v += 0.001 * grad * grad
+            param -= (lr / c1) * m / (np.sqrt(v / c2) + 1e-8)
+    return w, b
 
 
 ABSENT_FACTOR = 1e-3
