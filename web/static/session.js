@@ -63,13 +63,17 @@ function render(s) {
   renderRecorded(s);
 }
 
+// The camera's state (capture's running, reconnecting, ended, failed; starting) in the page's language.
+function camState(state) { return t(`cam-${state}`) === `cam-${state}` ? state : t(`cam-${state}`); }
+
 function renderLive(v) {
   const section = document.getElementById("live"), box = document.getElementById("live-status");
   section.hidden = !v;
   if (!v) return;
   const cam = el("p", {class: `camera ${v.camera}`}, el("strong", {}, t("camera")),
-    v.calibrated ? t("frames", {state: t(`cam-${v.camera}`) === `cam-${v.camera}` ? v.camera : t(`cam-${v.camera}`), frames: v.frames, t: v.t})
-      : v.message, v.error ? ` — ${v.error}` : null);
+    v.calibrated ? t("frames", {state: camState(v.camera), frames: v.frames, t: v.t})
+      : v.camera === "running" ? t("markers") : `${camState(v.camera)}${v.message ? ` — ${v.message}` : ""}`,
+    v.error ? ` — ${v.error}` : null);
   const parts = [cam];
   if (v.question) {
     parts.push(el("div", {class: "question"}, el("h2", {}, t(`q-${v.question.kind}`) === `q-${v.question.kind}` ? t("which") : t(`q-${v.question.kind}`)),
