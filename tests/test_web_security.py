@@ -1,16 +1,20 @@
 """The dashboard under attack: a page elsewhere renamed to this machine (DNS rebinding), camera
 sources named by a request, redirects off the site, PIN grants after a new PIN, the security
-headers."""
+headers, and a content security policy the pages keep in Chromium."""
 
 from __future__ import annotations
 
 import os
+import random
 import re
 import signal
 import subprocess
 import sys
+import threading
+import time
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +27,7 @@ from fudaba.store import Store
 from tests.helpers import Browser
 from web import WebConfig, create_app
 from web.security import (
+    CSP,
     HEADERS,
     LOCAL_HOSTS,
     PinStore,
@@ -292,3 +297,111 @@ def test_every_answer_carries_the_security_headers(tmp_path: Path) -> None:
         r = c.get(url, headers={"Host": host})
         assert r.status_code == status, url
         assert {k: r.headers.get(k) for k in wanted} == wanted, url
+
+
+# -- the content security policy in Chromium ----------------------------------------------------
+
+@pytest.fixture(scope="module")
+def pin_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]]:
+    """A ``fudaba run`` server with a PIN (waitress, this machine only): its base URL and PIN."""
+    import waitress
+
+    folder = tmp_path_factory.mktemp("pin_history")
+    pins = PinStore(folder / "pin")
+    app = build(folder / "h.sqlite3", None, (), None, pins=pins)
+    srv = waitress.create_server(app, host="127.0.0.1", port=0, threads=8)
+    threading.Thread(target=srv.run, daemon=True).start()
+    yield f"http://127.0.0.1:{srv.effective_port}", pins.pin
+    app.extensions["fudaba"]["config"].setup.close()
+
+
+def _until(page: Any, expression: str, seconds: float = 10.0) -> None:
+    """Wait until ``expression`` holds in the page, asked from outside: Playwright's
+    ``wait_for_function`` evaluates its text with ``eval``, which the policy forbids."""
+    end = time.monotonic() + seconds
+    while not page.evaluate(expression):
+        assert time.monotonic() < end, f"never true: {expression}"
+        page.wait_for_timeout(50)
+
+
+def _last_seq(page: Any) -> int:
+    return int(page.evaluate("(document.querySelector('#log li.last') || {value: 0}).value"))
+
+
+def _taps(page: Any, rng: random.Random) -> None:
+    """Enter the deal by tapping random face-up cards (again where the rules refuse them), where
+    the game deals any, then tap the first move offered."""
+    for _ in range(20 if page.locator("#deal button.primary").count() else 0):  # a game may deal no cards face up
+        before = _last_seq(page)
+        need = int(page.get_attribute("#deal", "data-need") or 0)
+        ids = page.locator("#deal .deck button.pick").evaluate_all("bs => bs.map(b => b.dataset.card)")
+        for card in rng.sample(ids, need):
+            page.click(f'#deal .deck button.pick[data-card="{card}"]')
+        if page.locator("#dealer").count() or need == 0:  # else the last card tapped entered it
+            page.click("#deal button.primary")
+        _until(page, f"(document.querySelector('#log li.last') || {{value: 0}}).value > {before} "
+                     "|| document.getElementById('play-error').textContent !== ''")
+        if page.inner_text("#play-error") == "":
+            break
+        page.evaluate("PICKED.length = 0; renderManual(STATE.manual)")
+    before = _last_seq(page)
+    if page.locator("#moves button.kind.direct").count():
+        page.click("#moves button.kind.direct >> nth=0")
+        _until(page, f"(document.querySelector('#log li.last') || {{value: 0}}).value > {before}")
+
+
+def test_no_page_breaks_the_content_security_policy(pin_server: tuple[str, str], browser: object) -> None:
+    """The PIN page, the home page, the rules, a game of each kind after a few taps and the host's
+    "new PIN" button: Chromium reports no violation of the policy (no inline script, no inline
+    style sheet, nothing from elsewhere) and no error."""
+    server, pin = pin_server
+    for directive in ("default-src 'self'", "script-src 'self'", "style-src 'self'", "img-src 'self' data: blob:",
+                      "connect-src 'self'", "object-src 'none'", "base-uri 'none'", "form-action 'self'",
+                      "frame-ancestors 'none'"):
+        assert directive in CSP.split("; ")
+    assert "unsafe-eval" not in CSP and "script-src 'self';" in CSP
+    errors: list[str] = []
+    page = browser.new_page(viewport={"width": 1280, "height": 900}, bypass_csp=False)  # type: ignore[attr-defined]
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.add_init_script("window.__violations = [];"
+                         "document.addEventListener('securitypolicyviolation', e => "
+                         "window.__violations.push(e.violatedDirective + ' ' + e.blockedURI + ' ' + e.sourceFile))")
+
+    def violations() -> list[str]:
+        return page.evaluate("window.__violations")
+
+    page.goto(f"{server}/rules")
+    assert page.url.startswith(f"{server}/pin?next=")
+    assert page.request.get(f"{server}/pin").headers["content-security-policy"] == CSP
+    page.fill("input[name=pin]", pin)
+    page.click("form button[type=submit]")
+    page.wait_for_url(f"{server}/rules")
+    assert violations() == []
+    for url in (f"{server}/", f"{server}/rules?lang=ja", f"{server}/rules?lang=ru"):
+        page.goto(url)
+        page.wait_for_selector("main")
+        page.wait_for_timeout(200)
+        assert violations() == [], url
+    rng = random.Random(1)
+    for game, seats in (("poka", 2), ("hachi-hachi", 3), ("bagaji", 3)):
+        page.goto(f"{server}/")
+        page.select_option("#game", game)
+        while page.locator("#seats input").count() < seats:
+            page.click("#add-seat")
+        page.click("#new-session button[type=submit]")
+        page.wait_for_url("**/session/*")
+        page.wait_for_selector("#link.on")
+        _taps(page, rng)
+        page.select_option("#lang", "ja")
+        page.wait_for_timeout(200)
+        page.select_option("#lang", "en")
+        assert violations() == [], game
+    # the host's button, in this browser on the machine itself: a new PIN shown, this browser stays in
+    page.goto(f"{server}/")
+    page.click("#new-pin")
+    _until(page, "/[0-9]{6}/.test(document.getElementById('new-pin-status').textContent)")
+    new = re.search(r"[0-9]{6}", page.inner_text("#new-pin-status")).group(0)
+    assert new != pin and page.request.get(f"{server}/api/sessions").ok
+    assert violations() == []
+    assert errors == []

@@ -58,6 +58,7 @@ HEADERS = {
     "X-Content-Type-Options": "nosniff",
     "X-Frame-Options": "DENY",
     "Referrer-Policy": "same-origin",
+    "Content-Security-Policy": CSP,
 }
 """Sent with every response: pages, the API, static files."""
 
