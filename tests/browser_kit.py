@@ -15,6 +15,8 @@ FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-ne
 
 
 def new_page(browser: object, errors: list[str], **kw: object):  # noqa: ANN201
+    kw.setdefault("bypass_csp", True)  # Playwright's wait_for_function evaluates strings (eval);
+    # tests/test_web_security.py checks the policy itself, without the bypass
     page = browser.new_page(**kw)  # type: ignore[attr-defined]
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)

@@ -46,13 +46,11 @@ OPEN_ENDPOINTS = ("pages.pin", "pages.pin_post", "static")
 LOCAL_HOSTS = ("localhost", "127.0.0.1", "::1")
 """The names of this machine a browser on it uses; the only hosts served in localhost mode."""
 
-CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; style-src-attr 'unsafe-inline'; "
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; "
        "img-src 'self' data: blob:; connect-src 'self'; object-src 'none'; base-uri 'none'; "
        "form-action 'self'; frame-ancestors 'none'")
-"""The pages' content security policy: every script and style sheet from this server, none inline.
-``style-src-attr 'unsafe-inline'`` lets a ``style`` attribute through because ``el()`` in
-``static/common.js`` sets ``style`` with ``setAttribute`` (the counter's LED colours, the corner
-dots on a camera frame); ``img-src`` keeps such a style from loading anything from elsewhere."""
+"""The pages' content security policy: every script and style sheet from this server, none inline
+(``el()`` in ``static/common.js`` sets a style through the CSSOM, which the policy allows)."""
 
 HEADERS = {
     "X-Content-Type-Options": "nosniff",
