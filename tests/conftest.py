@@ -11,6 +11,28 @@ from hypothesis import settings
 settings.register_profile("ci", derandomize=True, print_blob=True)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
+SLOW_MODULES = frozenset({
+    # rendered video, the camera path and recognition on rendered scenes
+    "test_tracker_camera", "test_tracking_clips", "test_tracker_showdown", "test_synth_video",
+    "test_stabilise", "test_stabilise_reread", "test_bagaji_hanafuda_video", "test_live", "test_flight",
+    "test_replay_cli", "test_calibrate", "test_corners", "test_recognise", "test_recognise_cli", "test_setup",
+    # a real browser
+    "test_browser", "test_phone_rounds", "test_new_game_and_howto",
+    # the stone counter's serial link under faults, and its firmware on a simulated AVR
+    "test_device_client", "test_device_cli", "test_device_ports", "test_firmware_sim", "test_counter_firmware",
+    # thousands of lines and threads
+    "test_session_stress",
+})
+"""Modules left out of the quick tier (``pytest -m "not slow"``): each of their tests is marked
+``slow``. The README's test command runs them all."""
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark every test of :data:`SLOW_MODULES` ``slow``."""
+    for item in items:
+        if item.module is not None and item.module.__name__.rsplit(".", 1)[-1] in SLOW_MODULES:
+            item.add_marker(pytest.mark.slow)
+
 
 @pytest.fixture(scope="session")
 def base_clip(tmp_path_factory):
