@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 import resource
 import sqlite3
 import subprocess
@@ -35,25 +34,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-
-def long_record(lines: int, seed: int) -> str:
-    """A simulated Bagaji match of ``lines`` events as a record file's text (module docstring)."""
-    from scorer import record as records
-    from scorer.games import game
-    from scorer.match import Player
-    from scorer.simulate import play_round
-
-    spec = game("bagaji")
-    match = spec.match([Player(1, "Aki"), Player(2, "Ben"), Player(3, "Chie")],
-                       spec.options("seed", {"end-after-minutes": 0}))
-    rng = random.Random(seed)
-    events = []
-    while len(events) < lines:
-        events += play_round(match, rng)
-    header = records.Header.for_match(match, "seed", start="2026-12-07T20:00:00+00:00")
-    out = [json.dumps(header.to_json(), ensure_ascii=False)]
-    out += [json.dumps(e.to_json(), ensure_ascii=False) for e in events[:lines]]
-    return "\n".join(out) + "\n"
+from scorer.simulate import long_record  # noqa: E402
 
 
 def timed_import(record: Path, opened: bool) -> dict:
@@ -107,7 +88,7 @@ def main(argv: list[str] | None = None) -> int:
     record = REPO / "bench" / "out" / f"long-{args.lines}-{args.seed}.jsonl"
     if not record.exists():
         record.parent.mkdir(parents=True, exist_ok=True)
-        record.write_text(long_record(args.lines, args.seed), encoding="utf-8")
+        record.write_text(long_record(args.lines, args.seed, start="2026-12-07T20:00:00+00:00"), encoding="utf-8")
     if args.bad_last:
         bad = record.with_name(record.stem + "-bad.jsonl")
         bad.write_text(record.read_text(encoding="utf-8") + '{"type": "discard", "seat": 9, "card": "AS"}\n',

@@ -111,3 +111,26 @@ def entered_rounds(game_name: str, seats: int, seed: int,
     if [r.changes for r in obs.results] != [r.changes for r in full.results]:
         raise RuntimeError(f"{game_name} seed {seed}: the entered rounds settle unlike the playout")
     return steps, [r.changes for r in full.results]
+
+
+def long_record(lines: int, seed: int = 1, start: str | None = None) -> str:
+    """A record file's text (header, then ``lines`` events) of a simulated 3-seated Bagaji match
+    that never ends (no time limit), played at random from ``seed``: a record as long as wanted,
+    for imports (bench/imports.py, tests). ``start``: the header's start (default: now)."""
+    import json
+
+    from scorer import record as records
+    from scorer.games import game
+    from scorer.match import Player
+
+    spec = game("bagaji")
+    match = spec.match([Player(1, "Aki"), Player(2, "Ben"), Player(3, "Chie")],
+                       spec.options("seed", {"end-after-minutes": 0}))
+    rng = random.Random(seed)
+    events: list[Event] = []
+    while len(events) < lines:
+        events += play_round(match, rng)
+    header = records.Header.for_match(match, "seed", **({"start": start} if start else {}))
+    out = [json.dumps(header.to_json(), ensure_ascii=False)]
+    out += [json.dumps(e.to_json(), ensure_ascii=False) for e in events[:lines]]
+    return "\n".join(out) + "\n"

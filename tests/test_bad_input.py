@@ -6,7 +6,6 @@ from __future__ import annotations
 import gc
 import json
 import os
-import random
 import signal
 import sqlite3
 import subprocess
@@ -20,6 +19,7 @@ from fudaba.history_lock import HistoryInUse, HistoryLock
 from fudaba.store import Store
 from scorer import record as records
 from scorer.errors import RecordError
+from scorer.simulate import long_record
 from tests.helpers import Browser, make_app
 
 REPO = Path(__file__).resolve().parent.parent
@@ -38,23 +38,6 @@ def start(b: Browser, game: str = "poka", players: list[str] | None = None) -> i
 
 def post_raw(b: Browser, url: str, text: str):  # noqa: ANN201
     return b.c.post(url, data=text, headers={"X-CSRF-Token": b.token, "Content-Type": "application/json"})
-
-
-def long_record(lines: int, seed: int = 1) -> str:
-    """A simulated Bagaji match (no time limit) of ``lines`` events as a record file's text."""
-    from scorer.games import game
-    from scorer.match import Player
-    from scorer.simulate import play_round
-
-    spec = game("bagaji")
-    match = spec.match([Player(1, "Aki"), Player(2, "Ben"), Player(3, "Chie")],
-                       spec.options("seed", {"end-after-minutes": 0}))
-    rng = random.Random(seed)
-    events = []
-    while len(events) < lines:
-        events += play_round(match, rng)
-    header = records.Header.for_match(match, "seed")
-    return "\n".join([json.dumps(header.to_json()), *(json.dumps(e.to_json()) for e in events[:lines])]) + "\n"
 
 
 def stored(path: Path) -> tuple[int, int]:

@@ -24,6 +24,7 @@ from flask.testing import FlaskClient
 from fudaba.serve import build
 from fudaba.session import Sessions
 from fudaba.store import Store
+from tests.browser_kit import new_page, start_game
 from tests.helpers import Browser
 from web import WebConfig, create_app
 from web.security import (
@@ -361,9 +362,7 @@ def test_no_page_breaks_the_content_security_policy(pin_server: tuple[str, str],
         assert directive in CSP.split("; ")
     assert "unsafe" not in CSP and "script-src 'self';" in CSP
     errors: list[str] = []
-    page = browser.new_page(viewport={"width": 1280, "height": 900}, bypass_csp=False)  # type: ignore[attr-defined]
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page = new_page(browser, errors, viewport={"width": 1280, "height": 900}, bypass_csp=False)
     page.add_init_script("window.__violations = [];"
                          "document.addEventListener('securitypolicyviolation', e => "
                          "window.__violations.push(e.violatedDirective + ' ' + e.blockedURI + ' ' + e.sourceFile))")
@@ -385,13 +384,7 @@ def test_no_page_breaks_the_content_security_policy(pin_server: tuple[str, str],
         assert violations() == [], url
     rng = random.Random(1)
     for game, seats in (("poka", 2), ("hachi-hachi", 3), ("bagaji", 3)):
-        page.goto(f"{server}/")
-        page.select_option("#game", game)
-        while page.locator("#seats input").count() < seats:
-            page.click("#add-seat")
-        page.click("#new-session button[type=submit]")
-        page.wait_for_url("**/session/*")
-        page.wait_for_selector("#link.on")
+        start_game(page, server, game, seats)
         _taps(page, rng)
         page.select_option("#lang", "ja")
         page.wait_for_timeout(200)
