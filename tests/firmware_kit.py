@@ -5,6 +5,7 @@ in tests/conftest.py): the build, the simavr harness, the client on its pty, raw
 
 from __future__ import annotations
 
+import fcntl
 import os
 import queue
 import shutil
@@ -41,13 +42,19 @@ SKIP = pytest.mark.skipif(bool(_missing), reason=f"not installed: {', '.join(_mi
 
 
 def build_firmware() -> None:
-    """Build the firmware ELF and the simavr harness (make; nothing to do when they are current)."""
-    done = subprocess.run(
-        ["make", "-C", str(FIRMWARE_DIR), "firmware", "harness"],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    """Build the firmware ELF and the simavr harness (make; nothing to do when they are current).
+
+    The suite runs in several processes (pytest-xdist) and each may ask for the build: an exclusive
+    lock on a file beside the build lets one ``make`` run at a time, the others then find it current."""
+    (FIRMWARE_DIR / "build").mkdir(exist_ok=True)
+    with open(FIRMWARE_DIR / "build" / ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        done = subprocess.run(
+            ["make", "-C", str(FIRMWARE_DIR), "firmware", "harness"],
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
     assert done.returncode == 0, done.stdout + done.stderr
 
 

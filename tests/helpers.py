@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 import re
+import signal
 from pathlib import Path
 
 from flask.testing import FlaskClient
@@ -22,6 +23,13 @@ HAND_1 = ("01-ribbon", "02-ribbon", "03-ribbon", "04-plain-1", "05-plain-1", "06
 """Seat 1's hand in :func:`scripted_deal`."""
 FIELD = ("01-plain-1", "02-plain-1", "03-plain-1", "08-plain-1", "09-plain-1", "10-plain-1")
 """The field in :func:`scripted_deal`."""
+
+
+def sigint_default() -> None:
+    """``preexec_fn`` of a child a test stops with SIGINT (Ctrl-C): its default action back, as in a
+    terminal. A runner started in the background (``cmd &`` without job control) ignores SIGINT and
+    its children inherit that, and Python then installs no KeyboardInterrupt for it."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 class Browser:

@@ -20,7 +20,7 @@ from fudaba.store import Store
 from scorer import record as records
 from scorer.errors import RecordError
 from scorer.simulate import long_record
-from tests.helpers import Browser, make_app
+from tests.helpers import Browser, make_app, sigint_default
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -227,7 +227,8 @@ def test_two_apps_over_one_history_in_one_process_still_build(tmp_path: Path) ->
 def test_a_second_server_on_the_same_history_refuses_to_start_saying_which_process_holds_it(tmp_path: Path) -> None:
     data = str(tmp_path / "h.sqlite3")
     args = [sys.executable, "-m", "fudaba", "run", "--data", data, "--port", "0", "--no-browser"]
-    first = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=REPO)
+    first = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=REPO,
+                             preexec_fn=sigint_default)
     try:
         assert first.stdout is not None
         assert first.stdout.readline().startswith("fudaba: history in ")
@@ -239,7 +240,8 @@ def test_a_second_server_on_the_same_history_refuses_to_start_saying_which_proce
     finally:
         os.kill(first.pid, signal.SIGINT)
         assert first.wait(20) == 0
-    again = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=REPO)
+    again = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=REPO,
+                             preexec_fn=sigint_default)
     try:
         assert again.stdout is not None
         assert again.stdout.readline().startswith("fudaba: history in ")  # the lock went with the first

@@ -24,6 +24,7 @@ from tests.browser_kit import (  # noqa: E402
     start_game,
     tap_and_wait,
 )
+from tests.helpers import sigint_default  # noqa: E402
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed")
 
@@ -116,7 +117,7 @@ def test_fudaba_demo_shows_the_first_moves_and_scores_arrive_live(browser: objec
     (folder / "done").write_text("")
     proc = subprocess.Popen([sys.executable, "-m", "fudaba", "demo", "--data", str(tmp_path / "demo.sqlite3"),
                              "--port", "0", "--no-browser"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                            text=True, cwd=Path(__file__).resolve().parent.parent)
+                            text=True, cwd=Path(__file__).resolve().parent.parent, preexec_fn=sigint_default)
     try:
         assert proc.stdout is not None
         url = None

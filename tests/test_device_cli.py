@@ -14,6 +14,7 @@ from firmware_bridge.client import StoneCounterClient
 from firmware_bridge.emulator import Emulator
 from firmware_bridge.protocol import DisplayState
 from fudaba.cli import main
+from tests.helpers import sigint_default
 
 ROOT = Path(__file__).resolve().parents[1]
 LONG = 20.0
@@ -104,6 +105,7 @@ def test_device_emulate_prints_its_port_and_stops_on_ctrl_c():
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=sigint_default,
     )
     try:
         port = proc.stdout.readline().strip()

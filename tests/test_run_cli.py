@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from fudaba.cli import main
+from tests.helpers import sigint_default
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -22,7 +23,7 @@ REPO = Path(__file__).resolve().parent.parent
 def test_run_serves_the_dashboard_prints_its_address_and_stops_on_ctrl_c(tmp_path: Path) -> None:
     proc = subprocess.Popen([sys.executable, "-m", "fudaba", "run", "--data", str(tmp_path / "h.sqlite3"),
                              "--port", "0", "--no-browser"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                            text=True, cwd=REPO)
+                            text=True, cwd=REPO, preexec_fn=sigint_default)
     try:
         assert proc.stdout is not None
         lines = [proc.stdout.readline(), proc.stdout.readline()]
@@ -73,7 +74,7 @@ def test_a_history_file_that_is_not_one_is_said_so(tmp_path: Path, capsys: pytes
 def test_run_on_every_address_prints_a_pin_and_asks_for_it(tmp_path: Path) -> None:
     proc = subprocess.Popen([sys.executable, "-m", "fudaba", "run", "--data", str(tmp_path / "h.sqlite3"),
                              "--host", "0.0.0.0", "--port", "0", "--no-browser"], stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True, cwd=REPO)
+                            stderr=subprocess.STDOUT, text=True, cwd=REPO, preexec_fn=sigint_default)
     try:
         assert proc.stdout is not None
         lines = []

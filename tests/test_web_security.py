@@ -25,7 +25,7 @@ from fudaba.serve import build
 from fudaba.session import Sessions
 from fudaba.store import Store
 from tests.browser_kit import new_page, start_game
-from tests.helpers import Browser
+from tests.helpers import Browser, sigint_default
 from web import WebConfig, create_app
 from web.security import (
     CSP,
@@ -264,7 +264,8 @@ def test_fudaba_run_new_pin_replaces_the_kept_pin(tmp_path: Path) -> None:
     (tmp_path / "pin").write_text("111111\n")
     proc = subprocess.Popen([sys.executable, "-m", "fudaba", "run", "--data", str(tmp_path / "h.sqlite3"),
                              "--host", "0.0.0.0", "--port", "0", "--no-browser", "--new-pin"],
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=REPO)
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=REPO,
+                            preexec_fn=sigint_default)
     try:
         assert proc.stdout is not None
         lines: list[str] = []
