@@ -30,6 +30,11 @@ Sections (each can be skipped; figures are printed and written to ``--json``):
   (:mod:`vision.synth.clutter`): recognised cards no true card claims (sure face-up cards, backs)
   per 100 frames (a card named by its corner index alone is claimed by the true card of its name
   whose outline holds the index), and the cards named (as ``heldout``) with the clutter and on the same tables bare.
+- ``real_style``: the playing-card models on top-down tables (20 cards) whose faces are cut from the
+  real photographs' train split (``fudaba synth real-faces``: the ``real`` style, cards no
+  photograph gives copied from ``knoll``), ``--frames`` frames at 1280×720 and at 1920×1080, seeds
+  as ``heldout``'s top-down frames; cards named right as ``heldout``, and the cards whose face is a
+  photograph's apart.
 - ``speed``: one 1280×720 top-down frame with 20 cards per deck (hanafuda in ``mantia``, playing cards
   in ``knoll``, with their corner-index reader when shipped), recognised ``--repeats`` times after a
   warm-up, with every installed backend (ONNX Runtime, OpenVINO, PyTorch); medians in ms. With
@@ -39,7 +44,7 @@ Sections (each can be skipped; figures are printed and written to ``--json``):
     python bench/recognition.py [--scenes 200] [--frames 40] [--cross runs/x-mantia=classic ...]
         [--fine-tune-minutes 8]
         [--art-dir ../shared/assets] [--real ../shared/datasets/playing-real]
-        [--skip heldout,heldout_playing,unseen,real,real2,hands,clutter,speed] [--hands 10] [--clutter 50] [--repeats 20] [--against OTHER_MODELS]
+        [--skip heldout,heldout_playing,unseen,real,real2,real_style,hands,clutter,speed] [--hands 10] [--clutter 50] [--repeats 20] [--against OTHER_MODELS]
         [--json bench/out/recognition.json]
 """
 
@@ -116,6 +121,31 @@ def heldout(args, deck: str = "hanafuda") -> dict:
     out["topdown_1280x720"] = {"frames": len(td_seeds), **_summary(td, f"{len(td_seeds)} top-down frames 1280x720")}
     out["both_ways"] = rec.classifier.both_ways
     out["seconds"] = round(time.perf_counter() - t0, 1)
+    return out
+
+
+def real_style(args) -> dict:
+    import shutil
+
+    from vision.synth.artset import find_style
+    from vision.synth.real_faces import cut_faces
+
+    art = Path(args.tmp) / "bench-real-style"
+    shutil.rmtree(art, ignore_errors=True)
+    art.mkdir(parents=True)
+    if (Path(args.art_dir) / "backgrounds").is_dir():
+        (art / "backgrounds").symlink_to((Path(args.art_dir) / "backgrounds").resolve())
+    report = cut_faces(Path(args.real), art, ("train",), "real", find_style("playing", "knoll", args.art_dir))
+    print(f"real style: {len(report.written)} cards cut from photographs, copied from knoll: {' '.join(report.filled)}")
+    rec = Recogniser("playing", args.models)
+    out = {"cut_from_photographs": list(report.written), "copied_from_knoll": list(report.filled)}
+    seeds = test_seeds(args.seed + 500000, args.frames)
+    for size in ((1280, 720), (1920, 1080)):
+        items = _evaluate(rec, "playing", ("real",), seeds, art, size, topdown_scene)
+        key = f"topdown_{size[0]}x{size[1]}"
+        out[key] = {"frames": len(seeds), **_summary(items, f"{len(seeds)} top-down frames {size[0]}x{size[1]}, real style")}
+        out[key]["photographed_faces"] = _summary([o for o in items if o.truth in report.written],
+                                                  "  of them cards cut from a photograph")
     return out
 
 
@@ -442,11 +472,12 @@ def main() -> int:
     result = {"machine": {"python": platform.python_version(), "cpus": os.cpu_count(),
                           "load_average": os.getloadavg()}, "backends": available_backends()}
     sections = {"heldout": heldout, "heldout_playing": lambda a: heldout(a, "playing"), "unseen": unseen,
-                "real": real, "real2": real2, "hands": hands, "clutter": clutter, "speed": speed}
+                "real": real, "real2": real2, "real_style": real_style, "hands": hands, "clutter": clutter,
+                "speed": speed}
     for name, fn in sections.items():
         if name in skip or (name == "unseen" and not args.cross):
             continue
-        if name in ("real", "real2", "heldout_playing", "hands") and not (Path(args.models or REPO / "models") / "playing"
+        if name in ("real", "real2", "real_style", "heldout_playing", "hands") and not (Path(args.models or REPO / "models") / "playing"
                                                         / "manifest.json").exists():
             print(f"{name}: no playing-card models shipped; skipped")
             continue

@@ -66,7 +66,7 @@ def lod_for(height_px: float) -> int:
     return LODS[-1]
 
 
-def _rounded_alpha(h: int, w: int, radius: float) -> np.ndarray:
+def rounded_alpha(h: int, w: int, radius: float) -> np.ndarray:
     """An ``h × w`` uint8 alpha of a rectangle with corners rounded by ``radius`` pixels."""
     alpha = np.full((h, w), 255, np.uint8)
     r = int(round(radius))
@@ -102,7 +102,7 @@ def blank_face(deck: str, height: int, rim: str = "black") -> np.ndarray:
     colour = HANAFUDA_BACKS.get(rim, HANAFUDA_BACKS["black"])
     cv2.rectangle(img, (0, 0), (w - 1, height - 1), colour, rim_px)
     out = cv2.cvtColor(img, cv2.COLOR_BGR2BGRA)
-    out[..., 3] = _rounded_alpha(height, w, height * 2.5 / h_mm)
+    out[..., 3] = rounded_alpha(height, w, height * 2.5 / h_mm)
     out.setflags(write=False)
     return out
 
@@ -132,7 +132,7 @@ def back_face(deck: str, design: str, height: int) -> np.ndarray:
         # The backing paper is folded over the face: the edge catches light a little.
         cv2.rectangle(img, (0, 0), (w - 1, height - 1), tuple(min(255, c + 18) for c in colour), 1)
     out = cv2.cvtColor(img, cv2.COLOR_BGR2BGRA)
-    out[..., 3] = _rounded_alpha(height, w, height * 2.5 / h_mm)
+    out[..., 3] = rounded_alpha(height, w, height * 2.5 / h_mm)
     out.setflags(write=False)
     return out
 
@@ -178,7 +178,7 @@ def worn(img: np.ndarray, strength: float, seed: int) -> np.ndarray:
     ramp = (np.float32(np.cos(angle)) * xx + np.float32(np.sin(angle)) * yy) * 2
     shade = 1 + np.float32(0.12 * s) * np.sin(ramp * np.float32(rng.uniform(1.0, 3.0)) + np.float32(rng.uniform(0, np.pi)))
     bgr *= shade[..., None]
-    corner = _rounded_alpha(h, w, (0.04 + 0.06 * s) * w)
+    corner = rounded_alpha(h, w, (0.04 + 0.06 * s) * w)
     alpha = np.minimum(alpha, corner)
     return np.dstack([np.clip(bgr, 0, 255).astype(np.uint8), alpha])
 

@@ -5,6 +5,8 @@
                   [--min-visible F] [--format jpg|png] [--workers N]
     synth sheet --out docs/synth_contact_sheet.jpg [--art-dir DIR] [--seed S] [--outlines]
     synth styles --deck hanafuda|playing [--art-dir DIR]
+    synth real-faces --real shared/datasets/playing-real --out DIR [--splits train] [--fill knoll]
+                     [--style real] [--variants N]
     synth video --game hachi-hachi [--ruleset R] [--players N] [--rounds 1] [--seed S] [--fps 30]
                 [--size 1280x720] [--style mantia] [--art-dir DIR] [--camera top|tilted]
                 [--difficulty easy|normal|hard] --out DIR
@@ -64,6 +66,16 @@ def _parser() -> argparse.ArgumentParser:
     t = sub.add_parser("styles", help="list the art styles of a deck")
     t.add_argument("--deck", required=True, choices=("hanafuda", "playing"))
     t.add_argument("--art-dir")
+    r = sub.add_parser("real-faces", help="cut playing-card faces from real photographs into an art style")
+    r.add_argument("--real", required=True, help="a folder like shared/datasets/playing-real (data.yaml, images/, labels/)")
+    r.add_argument("--out", required=True, help="art directory to write: <out>/playing/<style>/png/<card id>.png")
+    r.add_argument("--splits", default="train", help="the photographs' splits to cut from, comma-separated (default: train;"
+                   " val is the held-out acceptance set)")
+    r.add_argument("--fill", default="knoll", help="printed style a card no photograph gives is copied from ('' for none)")
+    r.add_argument("--style", default="real", help="style name to write (default: real)")
+    r.add_argument("--variants", type=int, default=1,
+                   help="N styles: STYLE, STYLE-2 … STYLE-N, the k-th with each card's k-th face by pixels (default 1)")
+    r.add_argument("--art-dir", help="art directory with the --fill style, when it is not shipped")
     v = sub.add_parser("video", help="render a ground-truth game video from a rules-engine playout")
     v.add_argument("--game", default="hachi-hachi", help=", ".join(GAME_MODULES))
     v.add_argument("--ruleset", help="ruleset name (default: the game's default)")
@@ -97,6 +109,30 @@ def _video(args: argparse.Namespace) -> int:
     return 0
 
 
+def _real_faces(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from vision.synth.artset import find_style
+    from vision.synth.real_faces import cut_faces
+
+    real = Path(args.real)
+    if not (real / "data.yaml").is_file():
+        raise ValueError(f"--real {args.real}: no data.yaml there (expected a folder like shared/datasets/playing-real)")
+    fill = find_style("playing", args.fill, args.art_dir) if args.fill else None
+    splits = tuple(s.strip() for s in args.splits.split(",") if s.strip())
+    start = time.perf_counter()
+    if not 1 <= args.variants <= 20:
+        raise ValueError("--variants must be between 1 and 20")
+    report = cut_faces(real, Path(args.out), splits, args.style, fill, args.variants)
+    print(f"cut {report.faces} faces from {report.photographs} photographs in {time.perf_counter() - start:.1f} s; "
+          f"{len(report.written)} cards from a photograph, written to {Path(args.out) / 'playing' / args.style}"
+          + (f" and {args.variants - 1} more styles ({args.style}-2 …)" if args.variants > 1 else "")
+          + (f"; copied from {fill.name}: {' '.join(report.filled)}" if report.filled else "")
+          + (f"; no face for {' '.join(c for c in report.missing if c not in report.filled)}"
+             if set(report.missing) - set(report.filled) else ""))
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the synth command line; returns the exit code (2 for bad input)."""
     args = _parser().parse_args(argv)
@@ -113,6 +149,8 @@ def main(argv: list[str] | None = None) -> int:
             return 0
         if args.command == "video":
             return _video(args)
+        if args.command == "real-faces":
+            return _real_faces(args)
         if args.command == "sheet":
             import cv2
 

@@ -16,16 +16,15 @@ kept out of training and model selection, for measuring (bench/recognition.py).
 
 from __future__ import annotations
 
-import csv
 import json
 import os
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 
 import yaml
 
 from vision.synth.export import SPLITS, DatasetSpec, write_dataset
+from vision.synth.real_faces import real_name_to_card_id
 
 DEFAULT_STYLES = {"hanafuda": ("mantia",), "playing": ("knoll", "jumbo")}
 """Art styles shipped in the package, used when no ``--style`` is given."""
@@ -77,13 +76,6 @@ def read_names(data_yaml: Path) -> tuple[str, ...]:
     if isinstance(names, dict):
         return tuple(names[i] for i in sorted(names))
     return tuple(names)
-
-
-def real_name_to_card_id() -> dict[str, str]:
-    """The real dataset's class names → card ids, from ``scorer/data/playing.csv``."""
-    text = resources.files("scorer").joinpath("data/playing.csv").read_text(encoding="utf-8")
-    return {row["cardcounterml_name"]: row["id"] for row in csv.DictReader(text.splitlines())
-            if row["cardcounterml_name"]}
 
 
 def real_class_map(real_names: tuple[str, ...], names: tuple[str, ...]) -> dict[int, int]:
