@@ -141,13 +141,16 @@ class Row:
     seed: int
     enrolled: bool = False
     """Followed through the camera with a profile enrolled from a grid photo of ``style``."""
+    size: tuple[int, int] = (1280, 720)
+    """The video's frame size (w, h px)."""
 
     @property
     def tag(self) -> str:
         """The row's name (``--only`` matches it; the folder of its video under ``--videos``)."""
         deck = f"{self.deck}-" if self.deck else ""
+        size = "" if self.size == (1280, 720) else f"-{self.size[0]}x{self.size[1]}"
         return (f"{self.game}-{self.players}-{self.ruleset}-{deck}{self.style or 'default'}-{self.camera}-"
-                f"{self.difficulty}-{self.seed}")
+                f"{self.difficulty}-{self.seed}{size}")
 
 
 def acceptance_rows(known: tuple[str, str] = KNOWN_STYLES, enrolled: str = ENROLLED_STYLE,
@@ -454,9 +457,9 @@ def run_perfect(video: GameVideo, misread: float, seed: int, answers: str = "gue
 
 
 def video_of(row: Row, args: argparse.Namespace) -> GameVideo:
-    """The game video of ``row`` (1280 × 720, 15 fps)."""
+    """The game video of ``row`` (its frame size, 15 fps)."""
     return GameVideo(VideoSpec(game=row.game, players=row.players, ruleset=row.ruleset, seed=row.seed,
-                               rounds=args.rounds, fps=15.0, style=row.style, camera=row.camera,
+                               rounds=args.rounds, fps=15.0, size=row.size, style=row.style, camera=row.camera,
                                difficulty=row.difficulty, art_dir=args.art_dir, deck=row.deck))
 
 
@@ -485,6 +488,7 @@ def run_one(row: Row, args: argparse.Namespace, profile: Path | None = None) -> 
         "tag": row.tag, "game": video.playout.game, "players": row.players, "ruleset": video.playout.ruleset,
         "deck": str(getattr(options, "deck", video.playout.match.deck)), "seed": row.seed,
         "style": video.style.name, "camera": row.camera, "difficulty": row.difficulty, "enrolled": row.enrolled,
+        "size": list(row.size),
         "profile": str(profile) if profile is not None and args.perception == "camera" else None,
         "video_seconds": round(video.timeline.duration, 2), "tracker_seconds": round(run["seconds"], 2),
         "speed_x_real_time": round(run["speed"], 2),
@@ -669,12 +673,21 @@ def _safe(text: str) -> str:
     return "".join(c if c.isalnum() or c in "-_." else "_" for c in text)
 
 
+def _size(text: str) -> tuple[int, int]:
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"bad size {text!r}; expected WxH, e.g. 1920x1080") from None
+    return w, h
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--games", nargs="+", default=list(SETTINGS), choices=list(SETTINGS))
     p.add_argument("--seeds", type=int, default=3, help="videos per setting (seeds 1000, 1001, …: no tuning used them)")
     p.add_argument("--first-seed", type=int, default=1000)
     p.add_argument("--rounds", type=int, default=1)
+    p.add_argument("--players", type=int, default=None, help="seats of every video (default: each setting's own)")
     p.add_argument("--perception", choices=["perfect", "noisy", "camera"], default="perfect",
                    help="perfect: table states from the timeline; noisy: those with the recogniser's measured "
                         "mistakes injected (--noise); camera: render the video and run fudaba replay")
@@ -687,6 +700,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--art-dir", default=None,
                    help="folder laid out like shared/assets (more styles; --acceptance: ../shared/assets by default)")
     p.add_argument("--camera", choices=["top", "tilted"], default="top")
+    p.add_argument("--size", type=_size, default=(1280, 720), metavar="WxH",
+                   help="frame size of the rendered videos (default 1280x720; playing cards want 1920x1080)")
     p.add_argument("--difficulty", choices=["easy", "normal", "hard"], default="normal")
     p.add_argument("--videos", type=Path, default=Path("bench/out/videos"), help="rendered videos (kept, reused)")
     p.add_argument("--misread", type=float, default=0.0, help="probability a card is misread in one state")
@@ -720,8 +735,9 @@ def main(argv: list[str] | None = None) -> int:
                               "noise": args.noise if args.perception == "noisy" else None, "style": args.style,
                               "deck": args.deck, "camera": args.camera, "difficulty": args.difficulty, "games": {}}
     for g in args.games:
-        rows = [Row(name, players, ruleset or game(name).default_ruleset, args.deck if name == "bagaji" else None,
-                    args.style, args.camera, args.difficulty, args.first_seed + k)
+        rows = [Row(name, args.players or players, ruleset or game(name).default_ruleset,
+                    args.deck if name == "bagaji" else None,
+                    args.style, args.camera, args.difficulty, args.first_seed + k, size=args.size)
                 for name, players, ruleset in SETTINGS[g] for k in range(args.seeds)]
         rows = [r for r in rows if not args.only or args.only in r.tag]
         if not rows:

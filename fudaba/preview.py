@@ -8,7 +8,10 @@ the mat (:mod:`vision.calibrate`), and reads the cards the chosen game's zones h
 until the mat is found, then the top-down play area with every zone outlined and named and every card
 named where it lies (:mod:`vision.annotate`): lay a card in each zone and see it named there before
 the game starts. :meth:`Preview.status` says the same in words: the markers found, and each zone's
-cards (face-up names, face-down count).
+cards (face-up names, face-down count). For playing cards it also says how tall a card's corner
+index (rank over suit) shows in the camera's picture where the mat is seen in least detail
+(:func:`index_px`), against the :data:`~vision.recognise.index_reader.INDEX_PX_NEEDED` the corner
+reader needs (``index_small``: the page then asks for 1920 × 1080 or a closer camera).
 
 A preview that nobody has asked for a picture or a status for :data:`IDLE_S` seconds stops and
 closes its source (a webcam is free again for the game).
@@ -50,6 +53,7 @@ class Preview:
         self.markers: tuple[int, ...] = ()
         self.calibrated = False
         self.zones: dict[str, dict[str, Any]] = {}
+        self.index_px: float | None = None
         self.state = "starting"
         self.message = f"opening {source}"
         self._jpeg: bytes | None = None
@@ -76,7 +80,18 @@ class Preview:
         return {"source": self.source_name, "game": self.game, "players": self.players, "deck": self.deck,
                 "state": self.state, "message": self.message, "frames": self.frames,
                 "markers": list(self.markers), "missing": [m for m in MARKER_IDS if m not in self.markers],
-                "calibrated": self.calibrated, "zones": self.zones}
+                "calibrated": self.calibrated, "zones": self.zones, **self._index_status()}
+
+    def _index_status(self) -> dict[str, Any]:
+        """For playing cards: ``index_px`` (None before the mat is found), ``index_px_needed``, and
+        ``index_small`` (the index shows smaller than the reader needs)."""
+        if self.deck != "playing":
+            return {}
+        from vision.recognise.index_reader import INDEX_PX_NEEDED
+
+        px = self.index_px
+        return {"index_px": None if px is None else round(px, 1), "index_px_needed": INDEX_PX_NEEDED,
+                "index_small": px is not None and px < INDEX_PX_NEEDED}
 
     @property
     def running(self) -> bool:
@@ -152,6 +167,8 @@ class Preview:
             self.zones = _zones(self.layout, cards)
             picture = top_down(image, cal, self.layout.zones, cards)
             self.message = "the mat is found: lay a card in each zone to check it is named there"
+            if self.deck == "playing":
+                self.index_px = index_px(cal.table_to_frame, [z.center_mm for z in self.layout.zones])
             self.state = "running"
         data = jpeg(picture)
         with self._cond:
@@ -174,6 +191,16 @@ def markers_drawn(image: Any, found: dict[int, Any]) -> Any:
     if scale < 1:
         shown = cv2.resize(shown, (800, int(shown.shape[0] * scale)), interpolation=cv2.INTER_AREA)
     return shown
+
+
+def index_px(table_to_frame: Any, points_mm: Any) -> float:
+    """How tall (camera px) a playing card's corner index shows at the worst of ``points_mm`` (table
+    mm; the zones' centres): the index is :data:`~vision.recognise.index_reader.INDEX_FRACTION` of
+    the card's 88-mm long side, seen where and how the camera gives fewest pixels per mm."""
+    from vision.calibrate import px_per_mm_at
+    from vision.recognise.index_reader import INDEX_FRACTION, PLAYING_LONG_MM
+
+    return INDEX_FRACTION * PLAYING_LONG_MM * min(px_per_mm_at(table_to_frame, x, y)[1] for x, y in points_mm)
 
 
 def _zones(layout: Any, cards: Any) -> dict[str, dict[str, Any]]:

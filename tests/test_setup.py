@@ -260,3 +260,57 @@ def test_a_fine_tune_from_the_page_runs_fudaba_enrol_and_reports_its_progress(
     assert r["enrolments"]["fail"]["state"] == "failed"
     assert r["enrolments"]["fail"]["message"] == "fudaba enrol: the photo does not show the grid"
     assert {"name": "mine", "deck": "hanafuda"} in r["profiles"] and r["fine_tune"] is True
+
+
+def _mat_frames(folder: Path, size: tuple[int, int], area_mm: tuple[float, float], frames: int = 40) -> Path:
+    """``frames`` copies of a ``size`` (w, h) picture of a grey table whose mat (play area
+    ``area_mm``, 50-mm markers on its corners) fills 90 % of the picture's height, seen from above."""
+    import cv2
+    import numpy as np
+
+    from vision.markers import marker_corners_mm, marker_image
+
+    w, h = size
+    s = 0.9 * h / (area_mm[1] + 60)  # px per mm, the markers' halves beyond the area in view
+    off = np.array([(w - s * area_mm[0]) / 2, (h - s * area_mm[1]) / 2])
+    image = np.full((h, w), 150, np.uint8)
+    quiet = marker_corners_mm(area_mm, 50.0, quiet=True)
+    for k in range(4):
+        side = int(round(np.ptp(quiet[k][:, 0]) * s))
+        x0, y0 = (quiet[k][0] * s + off).round().astype(int)
+        image[y0:y0 + side, x0:x0 + side] = cv2.resize(np.asarray(marker_image(k, 16)), (side, side),
+                                                       interpolation=cv2.INTER_NEAREST)
+    folder.mkdir()
+    for k in range(frames):
+        cv2.imwrite(str(folder / f"f{k:03d}.png"), cv2.cvtColor(image, cv2.COLOR_GRAY2BGR))
+    return folder
+
+
+@pytest.mark.parametrize(("size", "small"), [((1280, 720), True), ((1920, 1080), False)])
+def test_the_zone_check_says_when_a_playing_card_s_index_is_too_small_to_read(
+        setup_browser: Browser, tmp_path: Path, size: tuple[int, int], small: bool) -> None:
+    """Bagaji with playing cards on its mat filmed at 720p shows a corner index under the reader's
+    need (about 19 px of 24); at 1080p above it."""
+    from fudaba.preview import index_px
+    from tests.waiting import wait_until
+    from vision.recognise.index_reader import INDEX_PX_NEEDED
+    from vision.replay import resolve
+
+    area = resolve("bagaji", 3, None, {}, None).layout.area_mm
+    folder = _mat_frames(tmp_path / "mat", size, area)
+    r = setup_browser.post("/api/camera/preview", {"source": str(folder), "game": "bagaji", "players": 3})
+    assert r.status_code == 201, r.json
+    assert wait_until(lambda: setup_browser.get("/api/camera/preview").json["index_px"] is not None, 30.0, 0.1), \
+        setup_browser.get("/api/camera/preview").json
+    st = setup_browser.get("/api/camera/preview").json
+    expected = 0.2 * 88 * 0.9 * size[1] / (area[1] + 60)
+    assert st["calibrated"] and st["deck"] == "playing"
+    assert st["index_px"] == pytest.approx(expected, rel=0.05)
+    assert st["index_px_needed"] == INDEX_PX_NEEDED and st["index_small"] is small
+    setup_browser.post("/api/camera/preview/stop", {})
+    # hanafuda games say nothing of it; a tilted camera is judged where it sees the mat in least detail
+    assert "index_px" not in setup_browser.post("/api/camera/preview", {"source": str(folder), "game": "poka",
+                                                                           "players": 2}).json
+    setup_browser.post("/api/camera/preview/stop", {})
+    tilted = [[1.6, 0.1, 100.0], [0.0, 1.5, 50.0], [0.0, 0.0004, 1.0]]
+    assert index_px(tilted, [(0, 0), (700, 500)]) < 0.2 * 88 * 1.5 / (1 + 0.0004 * 500) * 1.01

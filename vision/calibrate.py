@@ -105,6 +105,19 @@ def _project(hom: np.ndarray, pts: np.ndarray) -> np.ndarray:
     return q[:, :2] / q[:, 2:3]
 
 
+def px_per_mm_at(table_to_frame: np.ndarray, x: float, y: float) -> tuple[float, float]:
+    """The most and the fewest frame pixels per table millimetre the homography ``table_to_frame``
+    (table mm → frame px) gives at table point (``x``, ``y``) mm: the singular values of its
+    Jacobian there (the directions in which the camera sees the table in the most and least detail)."""
+    hom = np.asarray(table_to_frame, np.float64)
+    u, v, w = hom @ (float(x), float(y), 1.0)
+    u, v = u / w, v / w
+    jac = np.array([[hom[0, 0] - u * hom[2, 0], hom[0, 1] - u * hom[2, 1]],
+                    [hom[1, 0] - v * hom[2, 0], hom[1, 1] - v * hom[2, 1]]]) / w
+    most, fewest = np.linalg.svd(jac, compute_uv=False)
+    return float(most), float(fewest)
+
+
 def to_table(cal: Calibration, pts_px: np.ndarray) -> np.ndarray:
     """Frame points (N × 2 px) → table points (N × 2 mm)."""
     return _project(cal.frame_to_table, pts_px)

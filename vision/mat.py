@@ -274,8 +274,12 @@ def draw_window(plan: MatPlan, window_mm: tuple[float, float, float, float], dpi
         _draw_marker(cv, k, (float(x), float(y)), plan.marker_mm)
     # Margins: title and marker size on top, scale bar and assembly below.
     cv.text((w / 2, -m * 0.62), _title(plan), 5.0)
+    from vision.recognise.index_reader import INDEX_PX_NEEDED
+
+    camera = (" · Playing cards: film this mat at 1920 x 1080, as their corner index must show about "
+              f"{INDEX_PX_NEEDED:g} px tall to be read" if lay.deck == "playing" else "")
     cv.text((w / 2, -m * 0.28), f"Markers: ArUco DICT_4X4_50, ids 0-3 clockwise from top-left, black squares "
-                                f"{plan.marker_mm:g} mm, centred on the play area's corners", 3.5)
+                                f"{plan.marker_mm:g} mm, centred on the play area's corners{camera}", 3.5)
     bar_x, bar_y = q + 25.0, h + m * 0.42
     seg = SCALE_BAR_MM / 10
     cv.line([(bar_x, bar_y), (bar_x + SCALE_BAR_MM, bar_y), (bar_x + SCALE_BAR_MM, bar_y + 3.0),

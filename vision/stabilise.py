@@ -156,7 +156,7 @@ import cv2
 import numpy as np
 
 from scorer.table import PILE_ZONES, SeenCard, TableState, ZoneState
-from vision.calibrate import Calibration, view_homography, view_size
+from vision.calibrate import Calibration, px_per_mm_at, view_homography, view_size
 from vision.recognise.duplicates import TURNED
 from vision.recognise.geometry import polygon_area as _area
 from vision.recognise.geometry import polygon_overlap as _overlap
@@ -319,17 +319,8 @@ def _convex(poly: np.ndarray) -> np.ndarray:
 
 def frame_px_per_mm(table_to_frame: np.ndarray, points_mm: Iterable[Point]) -> float:
     """The most frame pixels per table millimetre that the homography ``table_to_frame`` (table mm →
-    frame px) gives at any of ``points_mm``: the largest singular value of its Jacobian there (the
-    direction in which the camera sees the table in the most detail)."""
-    hom = np.asarray(table_to_frame, np.float64)
-    best = 0.0
-    for x, y in points_mm:
-        u, v, w = hom @ (float(x), float(y), 1.0)
-        u, v = u / w, v / w
-        jac = np.array([[hom[0, 0] - u * hom[2, 0], hom[0, 1] - u * hom[2, 1]],
-                        [hom[1, 0] - v * hom[2, 0], hom[1, 1] - v * hom[2, 1]]]) / w
-        best = max(best, float(np.linalg.svd(jac, compute_uv=False)[0]))
-    return best
+    frame px) gives at any of ``points_mm`` (:func:`vision.calibrate.px_per_mm_at`)."""
+    return max((px_per_mm_at(table_to_frame, x, y)[0] for x, y in points_mm), default=0.0)
 
 
 class Stabiliser:

@@ -42,6 +42,12 @@ VIEW_ANGLES = (0.0, 45.0)
 """Angles (degrees) index squares are cut at when :attr:`IndexReader.turns` is 8."""
 INDEX_FRACTION = 0.2
 """A card's index is taken to be this fraction of its long side tall."""
+PLAYING_LONG_MM = 88.0
+"""A playing card's long side (mm)."""
+INDEX_PX_NEEDED = 24.0
+"""How tall (px at the frame's own resolution) a corner index must show for the reader to read it
+reliably, measured by ``bench/index_size.py`` on the real photographs' val split
+(docs/decisions.md, "Playing cards want a 1080p camera")."""
 
 
 JOKER_SUIT = "JOKER"

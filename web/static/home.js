@@ -198,6 +198,9 @@ async function pollPreviewOnce() {
   const status = document.getElementById("look-status");
   status.textContent = `${t("markers-seen", {n: r.markers.length})} — ${r.message}`;
   status.className = r.calibrated ? "ok" : (r.state === "failed" ? "error" : "");
+  const small = document.getElementById("index-small");
+  small.hidden = !r.index_small;
+  if (r.index_small) small.textContent = t("index-small", {px: Math.round(r.index_px), need: r.index_px_needed});
   const names = [...seats.querySelectorAll("input")].map(i => i.value);
   document.getElementById("zone-check").replaceChildren(...(r.calibrated ? Object.entries(r.zones).map(([zone, z]) => {
     const [kind, seat] = zone.split(":");
