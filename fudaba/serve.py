@@ -126,12 +126,13 @@ def lan_addresses() -> list[str]:
 
 
 def build(data: Path, pin: str | None, join_urls: tuple[str, ...] = (), counter: Any = None,  # noqa: ANN201
-          host: str = "127.0.0.1", port: int | None = None, pins: Any = None):
+          host: str = "127.0.0.1", port: int | None = None, pins: Any = None, sources: str = "local"):
     """The dashboard app over the history ``data``; ``join_urls``: the addresses phones can open;
     ``counter``: the server's choice of stone counter (:class:`fudaba.counter.CounterControl`);
     ``host`` and ``port``: where it listens (the names and port a request must give: this machine's
     local names, and on the network its addresses and host name too); ``pins``: the PIN store
-    (:class:`web.security.PinStore`), else ``pin`` (kept in memory) or none."""
+    (:class:`web.security.PinStore`), else ``pin`` (kept in memory) or none; ``sources``: the camera
+    sources a page may name (:data:`web.security.SOURCE_POLICIES`)."""
     from web import WebConfig, create_app
     from web.security import LOCAL_HOSTS, lan_host_names
 
@@ -141,7 +142,7 @@ def build(data: Path, pin: str | None, join_urls: tuple[str, ...] = (), counter:
     hosts = LOCAL_HOSTS if host in LOCAL_HOSTS else lan_host_names(host, lan_addresses(), socket.gethostname())
     config = WebConfig(secret_key=secret_key(data.parent), pin=pin, pins=pins, card_art=card_art_finder(),
                        join_urls=join_urls, counter=counter, setup=TableSetup(data.parent / "profiles"),
-                       rules=rules_path(), allowed_hosts=hosts, port=port)
+                       rules=rules_path(), allowed_hosts=hosts, port=port, sources_from_requests=sources)
     return create_app(config, Sessions(store))
 
 
@@ -191,7 +192,8 @@ def cmd_run(args: argparse.Namespace) -> tuple[str, int]:
             raise ValueError("--camera needs --game (hachi-hachi, bagaji or poka)")
         camera = {"source": args.camera, "settings": settings_from_args(args)}
     counter = None if args.counter is None else ("" if args.counter == "auto" else args.counter)
-    return serve(data, args.host, args.port, not args.no_browser, camera, "run", counter, args.new_pin)
+    return serve(data, args.host, args.port, not args.no_browser, camera, "run", counter, args.new_pin,
+                 args.sources)
 
 
 def cmd_demo(args: argparse.Namespace) -> tuple[str, int]:
@@ -216,11 +218,12 @@ def cmd_demo(args: argparse.Namespace) -> tuple[str, int]:
 
 
 def serve(data: Path, host: str, port: int, browser: bool, camera: dict | None, command: str,
-          counter: str | None = None, new_pin: bool = False) -> tuple[str, int]:
+          counter: str | None = None, new_pin: bool = False, sources: str = "local") -> tuple[str, int]:
     """Serve the dashboard over the history ``data`` (and a camera session) until Ctrl-C.
     ``counter``: the stone counter at that port ("": found by USB id; "emulated": an emulated one,
     its LEDs on the page) shows the camera session, or each new game. ``new_pin``: replace the PIN
-    kept beside the history (every browser let in must enter the new one)."""
+    kept beside the history (every browser let in must enter the new one). ``sources``: the camera
+    sources a page may name (:data:`web.security.SOURCE_POLICIES`)."""
     from web.security import PinStore
 
     # one server per history (a second refuses, naming this one): taken before anything beside the
@@ -241,7 +244,8 @@ def serve(data: Path, host: str, port: int, browser: bool, camera: dict | None, 
 
     control = CounterControl(None if counter is None else open_hub(counter or None, emulated=counter == "emulated"))
     try:
-        app = holder["app"] = build(data, None, join, control, host, int(server.effective_port), None if local else pins)
+        app = holder["app"] = build(data, None, join, control, host, int(server.effective_port),
+                                    None if local else pins, sources)
     except StoreError as exc:
         server.close()
         control.close()
@@ -298,6 +302,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
     p.add_argument("--port", type=int, default=8088, help="port (default 8088)")
     p.add_argument("--data", help=f"the history file (default {default_path()})")
     p.add_argument("--no-browser", action="store_true", help="do not open a browser")
+    p.add_argument("--sources", choices=("webcams", "files", "local"), default="local",
+                   help="camera sources a page may name: webcams only; also video files and image folders; or also "
+                        "stream URLs (default local; files and URLs only ever from a browser on this machine)")
     p.add_argument("--new-pin", action="store_true",
                    help="make a new PIN (the PIN is kept across restarts): every phone let in must enter the new one")
     p.add_argument("--camera", metavar="SOURCE",

@@ -92,3 +92,19 @@ def test_run_on_every_address_prints_a_pin_and_asks_for_it(tmp_path: Path) -> No
     finally:
         os.kill(proc.pid, signal.SIGINT)
         assert proc.wait(20) == 0
+
+
+def test_run_can_be_told_which_camera_sources_a_page_may_name(tmp_path: Path,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    from fudaba.serve import build
+    from tests.helpers import Browser
+
+    app = build(tmp_path / "h.sqlite3", None, sources="webcams")
+    here = Browser(app.test_client())
+    r = here.post("/api/camera/look", {"source": str(tmp_path / "table.mp4")})
+    assert r.status_code == 403 and "only webcams" in r.json["error"]
+    assert build(tmp_path / "h2.sqlite3", None).extensions["fudaba"]["config"].sources_from_requests == "local"
+    app.extensions["fudaba"]["config"].setup.close()
+    with pytest.raises(SystemExit) as exit_:
+        main(["run", "--data", str(tmp_path / "h3.sqlite3"), "--sources", "everything", "--no-browser"])
+    assert exit_.value.code == 2 and "--sources" in capsys.readouterr().err

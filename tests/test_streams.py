@@ -179,3 +179,53 @@ def test_the_stream_still_needs_the_pin(tmp_path: Path) -> None:
     r = app.test_client().get(f"/api/sessions/{session.id}/stream")
     assert r.status_code == 401
     assert session.watchers == 0 and streams_open(app) == 0
+
+
+def test_a_camera_picture_stream_counts_as_a_stream_and_is_freed_when_its_client_goes(
+        table: tuple[Any, int, Any], tmp_path: Path) -> None:
+    """The MJPEG streams (the setup's live preview, a followed game's table) hold a worker thread like
+    the game's stream: they count against the cap and end once their client has gone."""
+    import json
+
+    from tests.conftest import write_plain_table
+
+    app, port, srv = table
+    folder = write_plain_table(tmp_path / "plain", 300)
+    conn, headers = client(port)
+    conn.request("POST", "/api/camera/preview", json.dumps({"source": str(folder), "game": "poka", "players": 2}),
+                 headers)
+    resp = conn.getresponse()
+    assert resp.status == 201, resp.read()
+    resp.read()
+    cookie = headers["Cookie"]
+
+    def picture_stream() -> socket.socket:
+        sock = socket.create_connection(("127.0.0.1", port), timeout=WAIT_S)
+        sock.sendall(f"GET /api/camera/preview.mjpeg HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nCookie: {cookie}\r\n\r\n"
+                     .encode())
+        return sock
+
+    sock = picture_stream()
+    data = b""
+    while b"Content-Type: image/jpeg" not in data:
+        chunk = sock.recv(65536)
+        assert chunk, data[:300]
+        data += chunk
+    assert data.startswith(b"HTTP/1.1 200") and streams_open(app) == 1
+    sock.close()
+    assert wait_for(lambda: streams_open(app) == 0)
+    session = app.extensions["fudaba"]["sessions"].create("poka", ["Aki", "Ben"])
+    app.config["MAX_STREAMS"] = 1
+    try:
+        game = Stream(port, session.id)
+        game.until(b"event: state")
+        full = picture_stream()
+        reply = full.recv(65536)
+        assert reply.startswith(b"HTTP/1.1 503") and b"Retry-After: 5" in reply, reply[:300]
+        full.close()
+        game.close()
+    finally:
+        app.config.pop("MAX_STREAMS")
+        conn.request("POST", "/api/camera/preview/stop", "{}", headers)
+        conn.getresponse().read()
+    assert wait_for(lambda: streams_open(app) == 0 and srv.task_dispatcher.active_count == 0)

@@ -149,6 +149,39 @@ def test_files_and_urls_are_opened_only_for_this_machine(tmp_path: Path) -> None
     assert setup.opened == ["1", "/dev/video0", "/some/video.mp4", "http://phone:8080/video"]
 
 
+class FakeCounter:
+    """Stands in for :class:`fudaba.counter.CounterControl`: one serial port listed; records what it
+    was asked to open."""
+
+    def __init__(self) -> None:
+        self.opened: list[str] = []
+
+    def status(self) -> dict:
+        return {"connected": bool(self.opened)}
+
+    def ports(self) -> list[dict]:
+        return [{"device": "/dev/ttyACM0", "usb_id": "2341:0043", "description": "Arduino Uno", "counter": True}]
+
+    def connect(self, port: str, session: Any = None) -> None:
+        self.opened.append(port)
+
+
+def test_a_stone_counter_port_named_from_another_device_is_one_the_server_lists(tmp_path: Path) -> None:
+    counter = FakeCounter()
+    app = app_over(tmp_path, counter=counter, allowed_hosts=LAN_HOSTS)
+    phone = Browser(app.test_client())
+    phone.c.environ_base.update(PHONE)
+    here = Browser(app.test_client())
+    for port in ("/etc/passwd", "/dev/sda", "../../dev/ttyS0", "/tmp/fifo"):
+        r = phone.post("/api/counter", {"port": port})
+        assert r.status_code == 403 and "serial ports" in r.json["error"], port
+    assert counter.opened == []
+    for port in ("/dev/ttyACM0", "auto", " emulated "):
+        assert phone.post("/api/counter", {"port": port}).status_code == 200, port
+    assert here.post("/api/counter", {"port": "/dev/ttyUSB7"}).status_code == 200  # this machine: any path
+    assert counter.opened == ["/dev/ttyACM0", "auto", " emulated ", "/dev/ttyUSB7"]
+
+
 @pytest.mark.parametrize("policy,allowed", [("webcams", ["0"]), ("files", ["0", "/v.mp4"]),
                                             ("local", ["0", "/v.mp4", "http://phone:8080/video"])])
 def test_the_server_can_be_told_to_open_less(tmp_path: Path, policy: str, allowed: list[str]) -> None:

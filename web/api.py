@@ -35,7 +35,8 @@ the rule broken, where the rules name one), 413 upload too large.
   could have happened instead of event ``index`` (as the snapshot's ``manual``).
 * ``POST /api/sessions/<id>/counter`` — show this game on the stone counter (409 without one);
   ``GET /api/counter`` — the counter in use and the serial ports; ``POST /api/counter``
-  ``{"port": PORT | "auto" | "emulated", "session"?}`` — use that counter from now on.
+  ``{"port": PORT | "auto" | "emulated", "session"?}`` — use that counter from now on (from another
+  device PORT must be one the GET lists).
 * ``POST /api/sessions/<id>/answer`` ``{"choice": i}`` (the camera's open question: candidate ``i``
   from 0, or ``"something-else"``: none of them, entered by hand next),
   ``POST /api/sessions/<id>/table`` (the table as the camera sees it is right) → ``{"seq"}``.
@@ -69,7 +70,7 @@ from scorer import record as records
 from scorer.choices import SOMETHING_ELSE
 from scorer.errors import RecordError, ScorerError
 from scorer.games import all_games
-from web.security import check_camera_source
+from web.security import check_camera_source, from_this_machine
 
 bp = Blueprint("api", __name__)
 
@@ -192,17 +193,43 @@ def _camera_allowed(source: str) -> str:
     return source
 
 
-def _mjpeg(pictures: Iterator[bytes], cache: str = "no-store") -> Response:
-    """JPEG pictures as one MJPEG stream (``multipart/x-mixed-replace``), as a browser's ``<img>`` shows it."""
+def _mjpeg(pictures: Iterator[bytes], cache: str = "no-store") -> Response | tuple[Response, int, dict[str, str]]:
+    """JPEG pictures as one MJPEG stream (``multipart/x-mixed-replace``), as a browser's ``<img>`` shows it.
+
+    It is a live stream like the game's: it holds a worker thread, so it counts against
+    :data:`MAX_STREAMS` (503 with ``Retry-After`` beyond), and it ends, freeing both, once the client
+    has gone (waitress says so; elsewhere the next write fails)."""
     boundary = "fudabaframe"
+    cap = current_app.config.get("MAX_STREAMS", MAX_STREAMS)
+    gate = _gate()
+    if not gate.enter(cap):
+        return (jsonify(error=f"too many live streams are open ({cap}): try again in {STREAM_RETRY_S} s"), 503,
+                {"Retry-After": str(STREAM_RETRY_S)})
+    gone = request.environ.get("waitress.client_disconnected")
+    held = [True]
+    held_lock = threading.Lock()
+
+    def release() -> None:  # once, from the stream's end or the server's close(), whichever comes first
+        with held_lock:
+            if not held[0]:
+                return
+            held[0] = False
+        gate.leave()
 
     def parts() -> Iterator[bytes]:
-        for data in pictures:
-            yield (f"--{boundary}\r\nContent-Type: image/jpeg\r\nContent-Length: {len(data)}\r\n\r\n".encode()
-                   + data + b"\r\n")
+        try:
+            for data in pictures:
+                if gone is not None and gone():
+                    return
+                yield (f"--{boundary}\r\nContent-Type: image/jpeg\r\nContent-Length: {len(data)}\r\n\r\n".encode()
+                       + data + b"\r\n")
+        finally:
+            release()
 
-    return Response(parts(), mimetype=f"multipart/x-mixed-replace; boundary={boundary}",
-                    headers={"Cache-Control": cache})
+    response = Response(parts(), mimetype=f"multipart/x-mixed-replace; boundary={boundary}",
+                        headers={"Cache-Control": cache})
+    response.call_on_close(release)
+    return response
 
 
 @bp.post("/api/camera/look")
@@ -248,7 +275,7 @@ def camera_preview_stop() -> Response:
 
 
 @bp.get("/api/camera/preview.mjpeg")
-def camera_preview_video() -> Response:
+def camera_preview_video() -> Response | tuple[Response, int, dict[str, str]]:
     """The live preview as MJPEG (at most 4 pictures a second) until it stops: the camera's frame
     with the markers outlined, then the top-down play area with zones and the cards read there."""
     preview = _preview()
@@ -346,13 +373,19 @@ def counter_status() -> Response:
 @bp.post("/api/counter")
 def counter_connect() -> Response:
     """Use the stone counter at ``{"port": PORT | "auto" | "emulated"}`` from now on, showing
-    session ``"session"`` when given."""
+    session ``"session"`` when given. From another device than this machine PORT must be one of the
+    serial ports :meth:`ports` lists (403 otherwise): a LAN request never names a device path."""
     body = _body()
     sid = body.get("session")
     if sid is not None and (not isinstance(sid, int) or isinstance(sid, bool)):
         raise SessionError("session must be a session's id", 400)
     c = _counter()
-    c.connect(body.get("port"), _session(sid) if sid is not None else None)
+    port = body.get("port")
+    if isinstance(port, str) and port.strip() not in ("auto", "emulated") and not from_this_machine() \
+            and port.strip() not in {p["device"] for p in c.ports()}:
+        raise SessionError(f"{port.strip()!r} is not one of this machine's serial ports: from another device, "
+                           "choose one GET /api/counter lists, auto or emulated", 403)
+    c.connect(port, _session(sid) if sid is not None else None)
     return jsonify(status=c.status())
 
 
@@ -576,7 +609,7 @@ VIDEO_FPS = 4.0
 
 
 @bp.get("/api/sessions/<int:sid>/video.mjpeg")
-def video(sid: int) -> Response:
+def video(sid: int) -> Response | tuple[Response, int, dict[str, str]]:
     """The table as the camera sees it, top-down with zones and cards drawn (MJPEG, at most
     :data:`VIDEO_FPS` pictures per second); 404 where no camera follows the session."""
     s = _session(sid)
