@@ -16,6 +16,7 @@ SLOW_MODULES = frozenset({
     "test_tracker_camera", "test_tracking_clips", "test_tracker_showdown", "test_synth_video",
     "test_stabilise", "test_stabilise_reread", "test_bagaji_hanafuda_video", "test_live", "test_flight",
     "test_replay_cli", "test_calibrate", "test_corners", "test_recognise", "test_recognise_cli", "test_setup",
+    "test_careful_read",
     # a real browser
     "test_browser", "test_phone_rounds", "test_new_game_and_howto",
     # the stone counter's serial link under faults, and its firmware on a simulated AVR

@@ -114,7 +114,8 @@ the most frame pixels per table mm that the calibration gives at its corners and
 largest singular value of the homography's Jacobian, :func:`frame_px_per_mm`), at least
 ``px_per_mm``, at most what keeps the crop's longest side within ``reread_max_px``, and recognised
 with the detector's input size scaled so that cards keep the size they have in it for the
-recognition view (the classifier's crops get the extra pixels). Its cards in that zone, in table mm,
+recognition view (the classifier's crops get the extra pixels), and carefully where the recogniser
+can (``recognise_carefully``: a playing card's corner indices read at the crop's own resolution). Its cards in that zone, in table mm,
 make a re-reading; the zones asked for at the first re-reading are re-read together, again each
 ``confirm_s`` later, until two re-readings agree or three have been taken, combined as readings are.
 Motion, an arm, a changed table or a new calibration discards the re-readings under way, not the
@@ -830,12 +831,15 @@ class Stabiliser:
             self._stats = _bump(self._stats, readings=1)
         return out
 
-    def _recognise_crop(self, crop: np.ndarray, ppm: float, geo: _Geometry) -> list[CardLike]:
+    def _recognise_crop(self, crop: np.ndarray, ppm: float, geo: _Geometry, careful: bool = False) -> list[CardLike]:
         """Recognise ``crop`` (``ppm`` px per table mm), the detector's input size (when the
         recogniser has one) scaled so that cards keep the size they have in its input for the whole
-        recognition view; the size is put back afterwards."""
+        recognition view; the size is put back afterwards. ``careful`` (a re-read): with the
+        recogniser's ``recognise_carefully`` where it has one (playing cards' corner indices read at
+        the crop's own resolution)."""
+        read = getattr(self.recogniser, "recognise_carefully", None) if careful else None
         with self._detector_size(max(crop.shape[:2]) * self.px_per_mm / (ppm * max(geo.view_size))):
-            return list(self.recogniser.recognise(crop))
+            return list(read(crop) if read is not None else self.recogniser.recognise(crop))
 
     @contextmanager
     def _detector_size(self, factor: float) -> Iterator[None]:
@@ -897,7 +901,7 @@ class Stabiliser:
         to_crop = np.array([[ppm, 0.0, -x0 * ppm - 0.5], [0.0, ppm, -y0 * ppm - 0.5], [0.0, 0.0, 1.0]])
         crop = cv2.warpPerspective(image, to_crop @ np.linalg.inv(geo.table_to_frame), size, flags=cv2.INTER_LINEAR,
                                    borderMode=cv2.BORDER_CONSTANT)
-        return self._in_table(self._recognise_crop(crop, ppm, geo), (0.5, 0.5), ppm, (x0, y0), zone)
+        return self._in_table(self._recognise_crop(crop, ppm, geo, careful=True), (0.5, 0.5), ppm, (x0, y0), zone)
 
     def _zone_key(self, zone: str) -> tuple:
         """What a re-read of ``zone`` would read again: its held cards (uid, face, covered, probabilities)."""

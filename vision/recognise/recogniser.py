@@ -40,7 +40,7 @@ from vision.recognise.classifier import CardClassifier
 from vision.recognise.detector import CardDetector, Detection
 from vision.recognise.duplicates import one_of_each, one_outline_each
 from vision.recognise.index_reader import INDEX_FRACTION, IndexReader, merge, needs_reading
-from vision.recognise.index_tiles import tiles_for
+from vision.recognise.index_tiles import tile_origins, tiles_for
 from vision.recognise.manifest import IndexParams, Manifest, file_sha256, for_tiles, load_manifest
 from vision.recognise.one_deck import assigned, capacities
 from vision.recognise.profile import DeckProfile, blend, load_profile, lowered
@@ -225,6 +225,29 @@ class Recogniser:
     def recognise(self, frame: np.ndarray) -> list[RecognisedCard]:
         """The cards in one top-down BGR frame."""
         return self.recognise_batch([frame])[0]
+
+    def recognise_carefully(self, frame: np.ndarray) -> list[RecognisedCard]:
+        """The cards in one BGR frame, each card's corner indices read at the frame's own resolution:
+        for a crop of the table read again (a hand laid down, a contradicted zone), where a second
+        or two is fine. The whole cards as :meth:`recognise` finds them; with a corner-index reader,
+        the frame is read in detector-sized tiles over every card found
+        (:func:`vision.recognise.index_tiles.tile_origins`; the tile settings of ``index``), not only
+        those in doubt and whatever the manifest's ``tiles``. Without a reader, or a frame smaller
+        than one tile, as :meth:`recognise`."""
+        if self.index_reader is None:
+            return self.recognise(frame)
+        tile = self.index_reader.detector.size
+        size = (frame.shape[1], frame.shape[0])
+        if min(size) < tile:
+            return self.recognise(frame)
+        cards, _probs = self.whole_cards([frame])
+        boxes = [tuple(float(v) for v in c.box) for c in cards[0]]
+        if not boxes:
+            return self.recognise(frame)
+        params = self.index_params if self.profile is None else replace(self.index_params, unread_min=0.0)
+        tparams = for_tiles(params)
+        readings = self.index_reader.read_tiled(frame, tile_origins(size, boxes, tile), tparams.factor_weight)
+        return one_outline_each(merge(cards[0], readings, self.index_reader.names, tparams, 1.0, trust_sure=True))
 
     def recognise_batch(self, frames: Sequence[np.ndarray]) -> list[list[RecognisedCard]]:
         """The cards in each of ``frames`` (BGR uint8, all the same size)."""
