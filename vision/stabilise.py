@@ -98,7 +98,9 @@ is listed and every face-down card counts.
 
 **Pile history.** While the table is not settled, each pile zone other than the stock with no arm
 over it (its rectangle grown by ``border_mm``) and no motion in it for ``pile_still_s``, whose
-gate view differs from its reference, is recognised alone (a crop of the recognition view around
+gate view differs from its reference or that motion or an arm touched since its last reading (a
+card laid on one of its colour and rank, a black 4 on a black 4, leaves the coarse gate view as it
+was), is recognised alone (a crop of the recognition view around
 it, the detector's input size scaled down with the crop so cards keep their size in the
 detector's input); its top joins ``TableState.history`` of the next emitted state when it differs
 from the last top listed there. The emitted state's own top is listed last.
@@ -389,6 +391,7 @@ class Stabiliser:
         self._reference: np.ndarray | None = None
         self._pile_ref: dict[str, np.ndarray] = {}
         self._pile_quiet: dict[str, float | None] = {z: None for z in self._piles}
+        self._pile_touched: dict[str, bool] = {z: False for z in self._piles}
         self._still_since: float | None = None
         self._arm_still_since: float | None = None
         self._readings: list[tuple[float, list[_Reading]]] = []
@@ -533,6 +536,7 @@ class Stabiliser:
         self._reference = small.copy()
         for z in self._piles:
             self._pile_ref[z] = self._crop_small(small, z, geo)
+            self._pile_touched[z] = False  # the whole table was read, the pile with it
         self._state = self._table(t)
         return self._emit(t, fresh=True)
 
@@ -792,6 +796,7 @@ class Stabiliser:
             busy = bool(moving[y0:y1, x0:x1].any()) or (arm_mask is not None and bool(arm_mask[gy0:gy1, gx0:gx1].any()))
             if busy:
                 self._pile_quiet[z] = None
+                self._pile_touched[z] = True
                 continue
             if self._pile_quiet[z] is None:
                 self._pile_quiet[z] = t
@@ -799,8 +804,12 @@ class Stabiliser:
                 continue
             crop = small[y0:y1, x0:x1]
             ref = self._pile_ref.get(z)
-            if ref is not None and ref.shape == crop.shape and not self._differs(crop, ref, geo):
+            # a card laid on one of its colour and rank does not change the gate view (a card is about
+            # 16 × 22 px there): a pile a hand was over is read once it is still, changed or not
+            if ref is not None and ref.shape == crop.shape and not self._differs(crop, ref, geo) \
+                    and not self._pile_touched[z]:
                 continue
+            self._pile_touched[z] = False
             self._pile_ref[z] = crop.copy()
             self._remember(self._read(image, geo, z), t, z)
             self._stats = _bump(self._stats, pile_readings=1)
