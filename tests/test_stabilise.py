@@ -323,6 +323,36 @@ def test_the_pile_top_is_the_card_laid_last_and_covered_tops_go_into_the_history
     assert first.actors == (2,)
 
 
+class RelabelRecogniser(ColourRecogniser):
+    """A :class:`ColourRecogniser` whose names can change: a card laid on another that looks the
+    same to the coarse gate view (the same colour) but is another card."""
+
+    def recognise(self, view: np.ndarray) -> list[Card]:
+        return [Card(self.relabel.get(c.label, c.label), c.face_up, c.polygon, c.confidence, c.alternatives)
+                for c in super().recognise(view)]
+
+    relabel: dict[str, str] = {}
+
+
+def test_a_card_laid_on_a_pile_card_that_looks_the_same_from_afar_joins_the_history():
+    rec = RelabelRecogniser(NAMES)
+    rec.relabel = {}
+    table = Table(_stab(rec))
+    table.hold(1.0)
+    near = (PILE[0], PILE[1] - 40)
+    away = (665.0, 30.0)  # the arm waits in the top right corner, away from the pile
+    table.hold(0.4, arm=(2, near))
+    table.hold(0.6, [(YELLOW, PILE, 0.0)], arm=(2, away))
+    table.hold(0.4, [(YELLOW, PILE, 0.0)], arm=(2, near))
+    rec.relabel = {"11-ribbon": "05-plain"}  # laid exactly on it: a black 4 on a black 4
+    table.hold(0.6, [(YELLOW, PILE, 0.0)], arm=(2, away))
+    assert table.stab.stats.pile_readings == 2  # read though its gate view did not change
+    table.hold(0.4, [(YELLOW, PILE, 0.0)], arm=(2, near))
+    first = next(s for s in table.hold(1.0, [(YELLOW, PILE, 0.0), (MAGENTA, (PILE[0] + 8, PILE[1] + 6), 9.0)])
+                 if s is not None)
+    assert first.history == {"pile": ("11-ribbon", "05-plain", "01-crane")}
+
+
 def test_a_change_of_light_is_no_arm_and_the_table_is_read_again():
     rec = ColourRecogniser(NAMES)
     table = Table(_stab(rec))
