@@ -135,3 +135,14 @@ def test_undo_takes_back_the_last_committed_event() -> None:
     _settle(tr, _table("11-ribbon", actors=(2,)), 0.0)
     assert tr.undo().TYPE == "deal"
     assert tr.match.phase() == "deal"
+
+
+def test_cards_laid_face_up_at_a_seat_are_read_again_closely() -> None:
+    """A call's meld or a shown hand (events laying named cards face up at a seat) asks the camera to
+    read that seat's zone again; draws, discards and a deal do not."""
+    from scorer.bagaji.events import Call, Discard, Draw, Show
+    from scorer.tracker.tracker import laid_face_up
+
+    assert laid_face_up((Draw(2), Discard(2, "5H"), Call(3, ("5H", "5S")), Show(1, ("2C",)), Show(3, ("9D",)))) == (3, 1)
+    assert laid_face_up((Draw(2, "7C"), Discard(2, "7C"))) == ()
+    assert laid_face_up((Deal(1, (6, 6), "01-crane"),)) == ()

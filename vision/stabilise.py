@@ -536,7 +536,6 @@ class Stabiliser:
         self._reference = small.copy()
         for z in self._piles:
             self._pile_ref[z] = self._crop_small(small, z, geo)
-            self._pile_touched[z] = False  # the whole table was read, the pile with it
         self._state = self._table(t)
         return self._emit(t, fresh=True)
 

@@ -171,12 +171,19 @@ class Tracker:
         self._hyps = ranked or [Explanation((), math.inf)]
 
     def _decide(self, table: TableState, at: float) -> Update:
-        """:meth:`_decided`, and the zones to read again when the tracker is not in sync with what
-        it sees: where the leading explanation's table and the seen one differ, asked once per
-        table seen (:attr:`Update.reread`)."""
+        """:meth:`_decided`, and the zones to read again (:attr:`Update.reread`), asked once per
+        table seen: the seat zones where the events just committed laid cards face up (a call's
+        meld, a hand shown: the camera reads them again, closely); a hand laid down with cards not
+        seen; and, when the tracker is not in sync with what it sees, where the leading
+        explanation's table and the seen one differ."""
         update = self._decided(table, at)
         if table.signature() == self._reread_for:
             return update
+        laid = laid_face_up(update.committed)
+        if laid and update.state == "synced":
+            # cards laid face up at a seat (a call, a hand shown): read them again, closely, once
+            self._reread_for = table.signature()
+            return replace(update, reread=frozenset(f"seat:{seat}" for seat in laid))
         if update.state in ("synced", "question") and not (update.best and update.best.events):
             partly = self._hooks.partly_shown(self.match)
             if partly:
@@ -308,3 +315,15 @@ class Tracker:
         self._unexplained_since = None
         self.question = None
         self.desync = None
+
+
+def laid_face_up(events: tuple[Event, ...]) -> tuple[int, ...]:
+    """Seats at which ``events`` lay named cards face up: events with a ``seat`` and a non-empty
+    ``cards`` of card ids (a call's meld, a hand shown), in order, each seat once."""
+    seats: list[int] = []
+    for e in events:
+        seat, cards = getattr(e, "seat", None), getattr(e, "cards", None)
+        if isinstance(seat, int) and isinstance(cards, tuple) and cards and all(isinstance(c, str) for c in cards) \
+                and seat not in seats:
+            seats.append(seat)
+    return tuple(seats)
