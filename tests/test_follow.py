@@ -225,7 +225,8 @@ def test_replay_track_run_and_demo_all_build_the_one_follower(no_recogniser, tmp
     assert "no calibration markers" in capsys.readouterr().err
 
     started: list[dict[str, Any]] = []
-    monkeypatch.setattr(serve, "serve", lambda data, host, port, browser, camera, command, counter=None, new_pin=False:
+    monkeypatch.setattr(serve, "serve", lambda data, host, port, browser, camera, command, counter=None, new_pin=False,
+                        sources="local":
                         (started.append(camera), ("", 0))[1])
     assert main(["run", "--data", str(tmp_path / "h.sqlite3"), "--no-browser", "--camera", str(frames),
                  "--game", "poka", "--names", "Aki", "Ben", "--flight", str(tmp_path / "fl")]) == 0
