@@ -9,7 +9,8 @@
  *
  * Commands on stdin, one per line (each answered "OK <command>" once applied):
  *   press N / release N   hold or let go button N (0 undo on PD2, 1-6 seats on PC0-PC5,
- *                         7 and 8 on PD3 and PD4)
+ *                         7 and 8 on PD3 and PD4); a button changes at most once per 40 ms of
+ *                         simulated time (later commands wait, in order, for their "OK")
  *   reset                 reset the MCU (as a board does when its port opens); EEPROM is kept
  *   drop TYPE             lose the next frame of this type (BTN, BOOT, ACK...) the AVR sends,
  *                         as a noisy line would; reported as "DROPPED <frame>" ('$' to '\n')
@@ -232,11 +233,26 @@ static void ws_pin_hook(avr_irq_t *irq, uint32_t value, void *param)
 
 /* ---- buttons, commands ---- */
 
+/* A button's state changes at most once per MIN_HOLD_CYCLES of simulated time (40 ms, twice the
+ * firmware's debounce): a press and its release read from stdin together (the harness starved of
+ * CPU by a busy machine) still make a press the firmware sees. */
+#define MIN_HOLD_CYCLES (FREQUENCY / 25)
+static avr_cycle_count_t button_changed[16];
+static int button_ever[16];
+
 static void set_button(int index, int down)
 {
     avr_irq_t *irq = avr_io_getirq(avr, AVR_IOCTL_IOPORT_GETIRQ(button_pins[index].port),
                                    button_pins[index].bit);
     avr_raise_irq(irq, down ? 0 : 1);
+    button_changed[index] = avr->cycle;
+    button_ever[index] = 1;
+}
+
+/* Whether a press or release of button n may be applied now (MIN_HOLD_CYCLES since its last change). */
+static int button_ready(int n)
+{
+    return n < 0 || n >= BUTTONS || !button_ever[n] || avr->cycle >= button_changed[n] + MIN_HOLD_CYCLES;
 }
 
 /*
@@ -292,6 +308,26 @@ static void command(char *line)
     say("OK %s", line);
 }
 
+/* Commands read but not yet applied, in order: a press or release waits for button_ready. */
+#define QUEUE 64
+static char queued[QUEUE][256];
+static int queue_head, queue_len;
+
+static void run_queue(void)
+{
+    while (queue_len > 0) {
+        char *line = queued[queue_head];
+        int n;
+        char extra;
+        if ((sscanf(line, "press %d %c", &n, &extra) == 1 || sscanf(line, "release %d %c", &n, &extra) == 1)
+            && !button_ready(n))
+            return;
+        command(line);
+        queue_head = (queue_head + 1) % QUEUE;
+        queue_len--;
+    }
+}
+
 static void read_stdin(void)
 {
     static char line[256];
@@ -299,19 +335,27 @@ static void read_stdin(void)
     char buf[256];
     ssize_t r = read(0, buf, sizeof buf);
     ssize_t i;
-    if (r == 0)
+    if (r == 0 && queue_len == 0)
         exit(0);
-    if (r < 0)
-        return; /* EAGAIN */
+    if (r <= 0) {
+        run_queue();
+        return; /* EAGAIN, or the end of stdin with commands still waiting */
+    }
     for (i = 0; i < r; i++) {
         if (buf[i] == '\n') {
             line[len] = '\0';
-            command(line);
+            if (queue_len == QUEUE) {
+                say("ERR more than %d commands waiting: %s", QUEUE, line);
+            } else {
+                strcpy(queued[(queue_head + queue_len) % QUEUE], line);
+                queue_len++;
+            }
             len = 0;
         } else if (len + 1 < sizeof line) {
             line[len++] = buf[i];
         }
     }
+    run_queue();
 }
 
 /* ---- the pty ---- */
