@@ -59,7 +59,7 @@ import base64
 import json
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request, url_for
@@ -200,21 +200,11 @@ def _mjpeg(pictures: Iterator[bytes], cache: str = "no-store") -> Response | tup
     :data:`MAX_STREAMS` (503 with ``Retry-After`` beyond), and it ends, freeing both, once the client
     has gone (waitress says so; elsewhere the next write fails)."""
     boundary = "fudabaframe"
-    cap = current_app.config.get("MAX_STREAMS", MAX_STREAMS)
-    gate = _gate()
-    if not gate.enter(cap):
-        return (jsonify(error=f"too many live streams are open ({cap}): try again in {STREAM_RETRY_S} s"), 503,
-                {"Retry-After": str(STREAM_RETRY_S)})
+    refused = _take_stream()
+    if refused is not None:
+        return refused
     gone = request.environ.get("waitress.client_disconnected")
-    held = [True]
-    held_lock = threading.Lock()
-
-    def release() -> None:  # once, from the stream's end or the server's close(), whichever comes first
-        with held_lock:
-            if not held[0]:
-                return
-            held[0] = False
-        gate.leave()
+    release = _once(_gate().leave)
 
     def parts() -> Iterator[bytes]:
         try:
@@ -435,6 +425,32 @@ def _gate() -> _StreamGate:
     return current_app.extensions.setdefault("fudaba.streams", _StreamGate())
 
 
+def _take_stream() -> tuple[Response, int, dict[str, str]] | None:
+    """Count one more live stream (game stream or camera pictures) against :data:`MAX_STREAMS`:
+    None when taken (give it back with ``_gate().leave()``), else the 503 to answer."""
+    cap = current_app.config.get("MAX_STREAMS", MAX_STREAMS)
+    if _gate().enter(cap):
+        return None
+    return (jsonify(error=f"too many live streams are open ({cap}): try again in {STREAM_RETRY_S} s"), 503,
+            {"Retry-After": str(STREAM_RETRY_S)})
+
+
+def _once(release: Callable[[], None]) -> Callable[[], None]:
+    """``release`` to be called from a stream's end or the server's ``close()``, whichever comes
+    first: it runs once."""
+    held = [True]
+    lock = threading.Lock()
+
+    def run() -> None:
+        with lock:
+            if not held[0]:
+                return
+            held[0] = False
+        release()
+
+    return run
+
+
 _FRAMES: dict[int, tuple[dict[str, Any], bytes]] = {}
 _FRAMES_LOCK = threading.Lock()
 
@@ -456,11 +472,10 @@ def _frame(snap: dict[str, Any]) -> bytes:
 @bp.get("/api/sessions/<int:sid>/stream")
 def stream(sid: int) -> Response | tuple[Response, int, dict[str, str]]:
     s = _session(sid)
-    cap = current_app.config.get("MAX_STREAMS", MAX_STREAMS)
+    refused = _take_stream()
+    if refused is not None:
+        return refused
     gate = _gate()
-    if not gate.enter(cap):
-        return (jsonify(error=f"too many live streams are open ({cap}): try again in {STREAM_RETRY_S} s"), 503,
-                {"Retry-After": str(STREAM_RETRY_S)})
     heartbeat = current_app.extensions["fudaba"]["config"].heartbeat_s
     last = request.headers.get("Last-Event-ID") or request.args.get("last")
     # waitress (fudaba.serve.http_server) reads on while the stream runs and says when the client has
@@ -473,16 +488,12 @@ def stream(sid: int) -> Response | tuple[Response, int, dict[str, str]]:
         gate.leave()
         raise
     first = sub.first
-    held = [True]
-    held_lock = threading.Lock()
 
-    def release() -> None:  # once, from the stream's end or the server's close(), whichever comes first
-        with held_lock:
-            if not held[0]:
-                return
-            held[0] = False
+    def unsubscribe() -> None:
         s.unsubscribe(sub)
         gate.leave()
+
+    release = _once(unsubscribe)
 
     def events() -> Iterator[bytes]:
         try:
